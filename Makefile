@@ -1,0 +1,57 @@
+# Tier-aware memory cgroup limits: build the patched 6.12 guest kernel, the
+# initramfs, boot the two-tier QEMU guest, record and report.
+#
+#   make run    build everything, boot, record the default scenario, report
+#   make test   host checks + the guest suite booted with and without
+#               cgroup.memory=tiered_limits; ends with "N passed, N failed"
+#   make check  checkpatch --strict on every patch, build every prefix
+#
+# Each of run, test and check installs what is missing first (make deps).
+
+SHELL := /bin/bash
+BUILD := build
+GUEST := $(BUILD)/guest
+GUEST_CFLAGS := -static -O2 -std=gnu11 -Wall -Wextra -Werror
+
+WORKLOADS := $(patsubst tracing/workloads/%.c,$(GUEST)/bin/%,$(wildcard tracing/workloads/*.c))
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(wildcard tests/guest/*.c))
+GUEST_FILES := $(shell find initramfs tracing tests/guest -type f 2>/dev/null)
+
+.PHONY: all deps kernel initramfs run test check clean distclean
+
+all: kernel initramfs
+
+deps:
+	@scripts/deps.sh
+
+kernel:
+	@scripts/kernel.sh build
+
+$(GUEST)/bin/%: tracing/workloads/%.c
+	@mkdir -p $(@D)
+	gcc $(GUEST_CFLAGS) -o $@ $<
+$(GUEST)/tests/%: tests/guest/%.c
+	@mkdir -p $(@D)
+	gcc $(GUEST_CFLAGS) -o $@ $<
+
+$(BUILD)/initramfs.cpio.gz: $(WORKLOADS) $(GUEST_TESTS) $(GUEST_FILES)
+	@initramfs/build.sh $(GUEST) $@
+
+initramfs: $(BUILD)/initramfs.cpio.gz
+
+run: deps
+	@$(MAKE) --no-print-directory kernel initramfs
+	@scripts/run.sh
+
+test: deps
+	@$(MAKE) --no-print-directory kernel initramfs
+	@tests/run.sh
+
+check: deps
+	@scripts/check-series.sh
+
+clean:
+	rm -rf out $(GUEST) $(BUILD)/initramfs.cpio.gz
+
+distclean:
+	rm -rf out $(BUILD)

@@ -1,0 +1,55 @@
+#!/bin/bash
+# Build the guest's initramfs: busybox-static, trace-cmd with the shared
+# libraries ldd names, our init, the scenarios and scripts from tracing/,
+# and the guest programs compiled into GUEST_DIR/bin (workloads, put in
+# /tracing/bin) and GUEST_DIR/tests (tests, put in /tests).
+#
+#   initramfs/build.sh GUEST_DIR OUTPUT.cpio.gz
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+bindir=${1:?usage: build.sh GUEST_DIR OUTPUT}
+output=${2:?usage: build.sh GUEST_DIR OUTPUT}
+root=$(mktemp -d "${TMPDIR:-/tmp}/initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+die() { printf 'initramfs: error: %s\n' "$*" >&2; exit 1; }
+
+busybox=/bin/busybox
+[ -x "$busybox" ] || die "$busybox missing (run: make deps)"
+ldd "$busybox" >/dev/null 2>&1 && die "$busybox is dynamic; need busybox-static"
+tracecmd=$(command -v trace-cmd) || die "trace-cmd missing (run: make deps)"
+
+mkdir -p "$root"/{bin,sbin,usr/bin,lib64,proc,sys,dev,tmp,host,etc,tracing/bin}
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+
+# trace-cmd and every shared object it loads, at the same paths.
+copy_with_libs() {
+	local f=$1 lib
+	install -D -m 755 "$f" "$root/usr/bin/$(basename "$f")"
+	for lib in $(ldd "$f" | grep -o '/[^ ]*'); do
+		install -D -m 755 "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+copy_with_libs "$tracecmd"
+
+install -m 755 "$top/initramfs/init" "$root/init"
+cp -r "$top/tracing/scenarios" "$root/tracing/scenarios"
+find "$top/tracing" "$top/tracing/workloads" -maxdepth 1 -name '*.sh' \
+	-exec install -m 755 {} "$root/tracing/bin/" \;
+mkdir -p "$root/tests"
+find "$top/tests/guest" -maxdepth 1 -name '*.sh' -exec install -m 755 {} "$root/tests/" \;
+for d in bin:tracing/bin tests:tests; do
+	[ -d "$bindir/${d%%:*}" ] && find "$bindir/${d%%:*}" -maxdepth 1 -type f \
+		-exec install -m 755 {} "$root/${d#*:}/" \;
+done
+
+echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$output.tmp"
+mv "$output.tmp" "$output"
+echo "initramfs: $(basename "$output") $(du -h "$output" | cut -f1)"

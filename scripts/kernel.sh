@@ -1,0 +1,152 @@
+#!/bin/bash
+# Build the guest kernel: Debian's linux-source-6.12 with patches/series
+# applied, configured as tinyconfig + patches/tiered.config.
+#
+#   scripts/kernel.sh build          apply the whole series, build bzImage
+#   scripts/kernel.sh build-prefix N apply the first N patches, build
+#   scripts/kernel.sh check-prefixes build every prefix of the series
+#   scripts/kernel.sh tree           extract and apply the series only
+#
+# The source tree is a git repository whose first commit is the pristine
+# extract (tag "base"); the series is applied with "git am" on top.  A
+# changed series is re-applied with "git reset --hard base" first, which
+# rewrites only the files that differ, so kbuild (objects kept out of tree
+# in build/obj) recompiles only what the patches touch.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+build=$top/build
+src=$build/linux
+obj=$build/obj
+patches=$top/patches
+fragment=$patches/tiered.config
+jobs=${JOBS:-$(nproc)}
+
+say() { printf 'kernel: %s\n' "$*"; }
+die() { printf 'kernel: error: %s\n' "$*" >&2; exit 1; }
+
+series_patches() {
+	[ -f "$patches/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patches/series"
+}
+
+extract() {
+	[ -d "$src/.git" ] && git -C "$src" rev-parse -q --verify base >/dev/null &&
+		return 0
+	[ -f "$tarball" ] || die "$tarball not found (run: make deps)"
+	say "extracting $(basename "$tarball") into build/ (once)"
+	rm -rf "$src" "$build/linux-source-6.12"
+	mkdir -p "$build"
+	tar -C "$build" -xf "$tarball"
+	mv "$build/linux-source-6.12" "$src"
+	say "recording the pristine tree as git tag 'base' (once, ~1 min)"
+	# Debian's top-level .gitignore ignores everything: force-add.
+	git -C "$src" init -q
+	# No background "git gc" competing with the compiler for the 2 cores.
+	git -C "$src" config gc.auto 0
+	git -C "$src" add -f -A .
+	git -C "$src" -c user.name=build -c user.email=build@localhost \
+		commit -q -m "linux-source-6.12 (pristine)"
+	git -C "$src" tag base
+}
+
+# apply_series N: make the tree hold exactly the first N patches.
+apply_series() {
+	local want=$1 i=0 p list=() stamp
+	while read -r p; do
+		list+=("$p")
+	done < <(series_patches)
+	[ "$want" = all ] && want=${#list[@]}
+	[ "$want" -le "${#list[@]}" ] ||
+		die "series has ${#list[@]} patches, asked for $want"
+
+	stamp=$({ echo "$want"; for p in "${list[@]:0:$want}"; do
+		echo "$p"; cat "$patches/$p" || die "patches/series names missing $p"
+	done; } | sha256sum | cut -d' ' -f1)
+	if [ "$(cat "$build/applied" 2>/dev/null)" = "$stamp" ] &&
+	   [ -z "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
+		say "series already applied ($want patches)"
+		return 0
+	fi
+	rm -f "$build/applied"
+	git -C "$src" am --abort >/dev/null 2>&1 || true
+	git -C "$src" reset -q --hard base
+	for p in "${list[@]:0:$want}"; do
+		i=$((i + 1))
+		say "applying [$i/$want] $p"
+		if ! git -C "$src" -c user.name=build -c user.email=build@localhost \
+			am -q --keep-cr "$patches/$p" >"$build/am.log" 2>&1; then
+			cat "$build/am.log" >&2
+			git -C "$src" am --abort >/dev/null 2>&1 || true
+			die "patch $p does not apply (patch $i of the series)"
+		fi
+	done
+	echo "$stamp" >"$build/applied"
+}
+
+configure() {
+	local stamp missing
+	stamp=$(cat "$fragment" | sha256sum | cut -d' ' -f1)
+	if [ -f "$obj/.config" ] && [ "$(cat "$obj/.fragment" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	say "configuring: tinyconfig + patches/tiered.config"
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+		"$fragment" >"$build/merge_config.log"
+	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	# merge_config only warns when a symbol's dependencies drop it.
+	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$fragment" | while read -r line; do
+		grep -qxF "$line" "$obj/.config" || echo "  $line"
+	done)
+	[ -z "$missing" ] || die "config fragment options not honoured:
+$missing"
+	echo "$stamp" >"$obj/.fragment"
+}
+
+progress() {
+	local line n=0
+	while IFS= read -r line; do
+		case $line in
+		"  CC"*|"  AS"*|"  AR"*|"  LD"*)
+			n=$((n + 1))
+			[ $((n % 200)) -ne 0 ] ||
+				say "  $n objects, $((SECONDS - start))s" ;;
+		esac
+	done
+}
+
+compile() {
+	local start=$SECONDS log=$build/kernel-build.log
+	say "building bzImage with $jobs jobs (log: build/kernel-build.log)"
+	# Print a line every 200 objects instead of every file or nothing.
+	if ! make -C "$src" O="$obj" -j"$jobs" LOCALVERSION= bzImage 2>&1 |
+		tee "$log" | progress
+	then
+		grep -E 'error|Error' "$log" | head -40 >&2
+		die "build failed (full log: build/kernel-build.log)"
+	fi
+	cp "$obj/arch/x86/boot/bzImage" "$build/bzImage"
+	say "built build/bzImage in $((SECONDS - start))s"
+}
+
+case ${1:-build} in
+tree)
+	extract; apply_series all ;;
+build)
+	extract; apply_series all; configure; compile ;;
+build-prefix)
+	[ $# -eq 2 ] || die "usage: $0 build-prefix N"
+	extract; apply_series "$2"; configure; compile ;;
+check-prefixes)
+	extract; configure
+	n=$(series_patches | wc -l)
+	for k in $(seq 1 "$n"); do
+		say "bisectability: building prefix $k of $n"
+		apply_series "$k"; compile
+	done ;;
+*)
+	die "unknown command '$1' (build, build-prefix N, check-prefixes, tree)" ;;
+esac

@@ -1,0 +1,18 @@
+#!/bin/sh
+# trace-cmd records in the guest and its capture lands on the host share;
+# the host then checks that its own trace-cmd reads it (tests/run.sh).
+. /tracing/bin/lib.sh
+
+out=$TIERED_OUT/trace-selftest.dat
+rm -f "$out"
+trace-cmd record -q -o "$out" -e cgroup:cgroup_mkdir -e cgroup:cgroup_rmdir \
+	sh -c "mkdir $CGROOT/trace-selftest && rmdir $CGROOT/trace-selftest" \
+	>/tmp/record.log 2>&1
+status=$?
+tap $status "trace-cmd record exits 0"
+[ "$status" -eq 0 ] || sed 's/^/  /' /tmp/record.log
+
+tap $([ -s "$out" ]; echo $?) "the capture is on the host share"
+
+n=$(trace-cmd report -i "$out" 2>/dev/null | grep -c 'cgroup_mkdir.*trace-selftest')
+tap $([ "$n" -eq 1 ]; echo $?) "the capture holds the cgroup_mkdir event (found $n)"

@@ -1,0 +1,36 @@
+#!/bin/bash
+# run-qemu.sh itself: its help is complete, bad options are refused, and
+# every way a guest can go wrong ends in its own exit status.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+rq=$top/run-qemu.sh
+out=$top/out/host-selftest
+check() { if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi; }
+
+help=$("$rq" --help); rc=$?
+check $rc "run-qemu.sh --help exits 0"
+missing=
+for opt in $(grep -oE '^\s+--[a-z-]+\)' "$rq" | tr -d ' \t)'); do
+	grep -q -- "$opt" <<<"$help" || missing="$missing $opt"
+done
+check $([ -z "$missing" ]; echo $?) "--help documents every option${missing:+ (missing:$missing)}"
+
+"$rq" --no-such-option >/dev/null 2>&1
+check $([ $? -eq 2 ]; echo $?) "an unknown option exits 2"
+"$rq" --fast-mem 12Q >/dev/null 2>&1
+check $([ $? -eq 2 ]; echo $?) "a bad memory size exits 2"
+
+# expect STATUS SCENARIO DESCRIPTION [OPTION]...
+expect() {
+	local want=$1 scenario=$2 what=$3 rc
+	shift 3
+	"$rq" --quiet --scenario "$scenario" --out "$out" "$@" >"$out.log" 2>&1
+	rc=$?
+	check $([ $rc -eq "$want" ]; echo $?) "$what exits $want (got $rc: $(grep "run-qemu: " "$out.log" | tail -n 1 | cut -c1-100))"
+}
+mkdir -p "$out"
+expect 1 selftest-fail "a failing scenario"
+expect 3 selftest-panic "a kernel panic"
+expect 5 selftest-hang "a scenario past --timeout" --timeout 20
+expect 4 selftest-hang "a boot past --boot-timeout" --boot-timeout 1
+expect 2 no-such-scenario/x "a bad scenario name"
+expect 1 no-such-scenario "a scenario the guest lacks"

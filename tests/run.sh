@@ -1,0 +1,56 @@
+#!/bin/bash
+# "make test": the host-side tests, then the guest suite (the "test"
+# scenario) booted once without and once with cgroup.memory=tiered_limits.
+# Every check prints a TAP-style line; the last line counts them:
+# "N passed, N failed".  Exits non-zero if anything failed.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+pass=0
+fail=0
+# count PREFIX: echo TAP lines from stdin with PREFIX, tallying them.
+count() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) pass=$((pass + 1)) ;;
+		"not ok "*) fail=$((fail + 1)) ;;
+		esac
+		echo "$1$line"
+	done
+}
+check() {	# check STATUS DESCRIPTION
+	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
+}
+
+for t in tests/host/*.sh; do
+	echo "# host: $t"
+	count "" < <(bash "$t" 2>&1)
+done
+
+for mode in off on; do
+	args=
+	[ $mode = off ] || args=cgroup.memory=tiered_limits
+	out=out/test-$mode
+	echo "# guest suite, feature $mode (console: $out/console.log)"
+	./run-qemu.sh --quiet --scenario test --out $out --append "$args" \
+		>$out.log 2>&1
+	rc=$?
+	count "[$mode] " < <(grep -E '^(not )?ok ' $out/tap.txt 2>/dev/null)
+	if [ $rc -le 1 ] && [ -s $out/tap.txt ]; then
+		count "[$mode] " <<<"ok - guest booted, ran the suite, no kernel warning"
+	else
+		count "[$mode] " <<<"not ok - guest run: $(grep 'run-qemu: FAIL' $out.log)"
+		tail -n 25 $out/console.log | sed 's/^/#   /'
+		continue
+	fi
+	# The capture made in the guest reads on the host too.
+	n=$(trace-cmd report -i $out/trace-selftest.dat 2>/dev/null |
+		grep -c 'cgroup_mkdir.*trace-selftest')
+	count "[$mode] " < <(check $([ "$n" -eq 1 ]; echo $?) \
+		"host trace-cmd report reads the guest's capture (cgroup_mkdir: $n)")
+done
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

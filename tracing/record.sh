@@ -1,0 +1,35 @@
+#!/bin/sh
+# record.sh OUTPUT.dat COMMAND [ARG]...
+#
+# Run COMMAND under "trace-cmd record" with the events that explain tiered
+# memcg behaviour: the memcg_tier events (when the kernel has them), cgroup
+# creation and removal, page migration and memcg reclaim.  Beside the
+# capture, OUTPUT.cgroups maps the id of every cgroup that existed before
+# recording started (the cgroupfs inode number) to its path, so reports can
+# name cgroups that were made before the capture.
+set -eu
+
+[ $# -ge 2 ] || { echo "usage: record.sh OUTPUT.dat COMMAND [ARG]..." >&2; exit 2; }
+output=$1
+shift
+
+events=/sys/kernel/tracing/events
+args=
+for e in memcg_tier cgroup:cgroup_mkdir cgroup:cgroup_rmdir \
+	 migrate:mm_migrate_pages vmscan:mm_vmscan_memcg_reclaim_begin \
+	 vmscan:mm_vmscan_memcg_reclaim_end; do
+	if [ -d "$events/$(echo "$e" | tr : /)" ]; then
+		args="$args -e $e"
+	else
+		echo "record.sh: kernel has no event $e; not recorded" >&2
+	fi
+done
+
+cgmap=${output%.dat}.cgroups
+find /sys/fs/cgroup -type d | while read -r dir; do
+	echo "$(stat -c %i "$dir") ${dir#/sys/fs/cgroup}"
+done | sed 's# $# /#' >"$cgmap.tmp"
+mv "$cgmap.tmp" "$cgmap"
+
+# shellcheck disable=SC2086 # $args is a list of options
+exec trace-cmd record -q -o "$output" $args "$@"
