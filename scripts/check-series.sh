@@ -19,4 +19,6 @@ while read -r p; do
 done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series 2>/dev/null)
 [ "$errors" -eq 0 ] || { echo "checkpatch: $errors errors" >&2; exit 1; }
 
-scripts/kernel.sh check-prefixes
+# A tree and objects of its own, so that the kernel "make test" boots is
+# left alone.
+KERNEL_BUILD_DIR=$top/build/check scripts/kernel.sh check-prefixes

@@ -16,7 +16,8 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-build=$top/build
+# KERNEL_BUILD_DIR lets "make check" build prefixes in a tree of its own.
+build=${KERNEL_BUILD_DIR:-$top/build}
 src=$build/linux
 obj=$build/obj
 patches=$top/patches
@@ -35,7 +36,7 @@ extract() {
 	[ -d "$src/.git" ] && git -C "$src" rev-parse -q --verify base >/dev/null &&
 		return 0
 	[ -f "$tarball" ] || die "$tarball not found (run: make deps)"
-	say "extracting $(basename "$tarball") into build/ (once)"
+	say "extracting $(basename "$tarball") into ${build#"$top"/}/ (once)"
 	rm -rf "$src" "$build/linux-source-6.12"
 	mkdir -p "$build"
 	tar -C "$build" -xf "$tarball"
@@ -120,16 +121,16 @@ progress() {
 
 compile() {
 	local start=$SECONDS log=$build/kernel-build.log
-	say "building bzImage with $jobs jobs (log: build/kernel-build.log)"
+	say "building bzImage with $jobs jobs (log: $log)"
 	# Print a line every 200 objects instead of every file or nothing.
 	if ! make -C "$src" O="$obj" -j"$jobs" LOCALVERSION= bzImage 2>&1 |
 		tee "$log" | progress
 	then
 		grep -E 'error|Error' "$log" | head -40 >&2
-		die "build failed (full log: build/kernel-build.log)"
+		die "build failed (full log: $log)"
 	fi
 	cp "$obj/arch/x86/boot/bzImage" "$build/bzImage"
-	say "built build/bzImage in $((SECONDS - start))s"
+	say "built ${build#"$top"/}/bzImage in $((SECONDS - start))s"
 }
 
 case ${1:-build} in

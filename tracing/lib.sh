@@ -30,3 +30,15 @@ cg_run() {
 tap() {
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
 }
+
+# tier_stat_field CGROUP TIER KEY: value of KEY on line "tierN" of CGROUP's
+# memory.tier_stat ("max" stays "max").
+tier_stat_field() {
+	sed -n "s/^tier$2 .* $3=\([0-9a-z]*\).*/\1/p" "$CGROOT/$1/memory.tier_stat"
+}
+
+# tier_share LIMIT_PAGES CAP_PAGES TOTAL_PAGES: a tier's share of a limit
+# as the kernel computes it, floor(limit * cap / total).
+tier_share() {
+	awk -v l="$1" -v c="$2" -v t="$3" 'BEGIN { printf "%d\n", int(l * c / t) }'
+}

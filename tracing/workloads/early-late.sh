@@ -27,6 +27,8 @@ sleep 12
 for cg in early late; do
 	echo "$cg: anon on node 0 $(($(cg_numa anon $cg 0) >> 20)) MiB," \
 	     "node 1 $(($(cg_numa anon $cg 1) >> 20)) MiB"
+	[ -f "$CGROOT/$cg/memory.tier_stat" ] &&
+		sed "s/^/$cg: /" "$CGROOT/$cg/memory.tier_stat"
 done
 wait
 rmdir "$CGROOT/early" "$CGROOT/late"
