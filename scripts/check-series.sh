@@ -9,8 +9,10 @@ cd "$top"
 scripts/kernel.sh tree >/dev/null	# checkpatch.pl comes with the tree
 errors=0
 while read -r p; do
-	out=$(build/linux/scripts/checkpatch.pl --strict --no-tree --terse \
-		--no-summary "patches/$p" || true)
+	# From outside this repository: checkpatch.pl looks at the git tree
+	# it is started in, and misreads patches that git tracks here.
+	out=$(cd /tmp && "$top/build/linux/scripts/checkpatch.pl" --strict \
+		--no-tree --terse --no-summary "$top/patches/$p" || true)
 	nerr=$(grep -c ': ERROR:' <<<"$out" || true)
 	nwarn=$(grep -cE ': (WARNING|CHECK):' <<<"$out" || true)
 	echo "checkpatch: $p: $nerr errors, $nwarn warnings/checks"
