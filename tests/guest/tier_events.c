@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every enforcement point of tiered memcg limits, driven one at a time,
+ * checked through its memcg_tier trace event, memory.tier_stat and where
+ * the pages really are (move_pages() queries).
+ *
+ * Each test makes one cgroup under the root, moves this process into it,
+ * works, moves back and removes the cgroup, on every path.  Expected
+ * figures come from the cgroup's own tier limits, which tiers.sh checks
+ * against the node sizes.  Booted without cgroup.memory=tiered_limits the
+ * same workloads run and no memcg_tier event may fire.
+ *
+ * Output: "ok - ..." / "not ok - ..." lines for the test scenario.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CGROOT "/sys/fs/cgroup"
+#define TRACING "/sys/kernel/tracing"
+#define MPOL_DEFAULT 0
+#define MPOL_BIND 2
+#define MPOL_MF_MOVE (1 << 1)
+#define MB (1UL << 20)
+
+static long page_size;
+static int feature_on;
+static long demotions_refused;	/* over all the tests' traces */
+
+static void tap(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static int write_file(const char *path, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int fd, len, ret;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, buf, len) == len ? 0 : -errno;
+	close(fd);
+	return ret;
+}
+
+/* The cgroup's memory.tier_stat value of KEY on line tierSLOT, in pages */
+static long tier_stat(const char *cg, int slot, const char *key)
+{
+	char path[256], line[512], want[32], *p;
+	long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), CGROOT "/%s/memory.tier_stat", cg);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), " %s=", key);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "tier", 4) || atoi(line + 4) != slot)
+			continue;
+		p = strstr(line, want);
+		if (!p)
+			break;
+		p += strlen(want);
+		val = !strncmp(p, "max", 3) ? -2 : strtol(p, NULL, 10);
+		break;
+	}
+	fclose(f);
+	/* Amounts are bytes, counters are counts */
+	if (val >= 0 && strcmp(key, "reclaims") && strcmp(key, "refused") &&
+	    strcmp(key, "steered"))
+		val /= page_size;
+	return val;
+}
+
+static unsigned long cg_id(const char *cg)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), CGROOT "/%s", cg);
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
+static int cg_create(const char *cg, unsigned long max)
+{
+	char path[256];
+
+	write_file(CGROOT "/cgroup.subtree_control", "+memory");
+	snprintf(path, sizeof(path), CGROOT "/%s", cg);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), CGROOT "/%s/memory.max", cg);
+	if (write_file(path, "%lu", max))
+		return -1;
+	snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", cg);
+	return write_file(path, "%d", getpid());
+}
+
+static void cg_destroy(const char *cg)
+{
+	char path[256];
+
+	write_file(CGROOT "/cgroup.procs", "%d", getpid());
+	snprintf(path, sizeof(path), CGROOT "/%s", cg);
+	rmdir(path);
+}
+
+static long mbind_(void *addr, unsigned long len, int mode, unsigned long nodes)
+{
+	return syscall(SYS_mbind, addr, len, mode, mode == MPOL_DEFAULT ?
+		       NULL : &nodes, mode == MPOL_DEFAULT ? 0 : 64, 0);
+}
+
+/* A private anonymous region of 4K pages on NODE (-1: default policy) */
+static char *region(unsigned long len, int node)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long off;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, len, MADV_NOHUGEPAGE);
+	if (node >= 0 && mbind_(p, len, MPOL_BIND, 1UL << node)) {
+		munmap(p, len);
+		return NULL;
+	}
+	for (off = 0; off < len; off += page_size)
+		p[off] = 1;
+	if (node >= 0)
+		mbind_(p, len, MPOL_DEFAULT, 0);
+	return p;
+}
+
+/*
+ * move_pages() REGION to NODE, or query where its pages are (node -1).
+ * Return the syscall's result; count the pages found on COUNT_NODE.
+ */
+static long move_region(char *p, unsigned long len, int node, int count_node,
+			long *on_node)
+{
+	long n = len / page_size, i, ret;
+	void **pages = calloc(n, sizeof(*pages));
+	int *nodes = calloc(n, sizeof(*nodes)), *status = calloc(n, sizeof(*status));
+
+	for (i = 0; i < n; i++) {
+		pages[i] = p + i * page_size;
+		nodes[i] = node;
+	}
+	ret = syscall(SYS_move_pages, 0, n, pages, node < 0 ? NULL : nodes,
+		      status, MPOL_MF_MOVE);
+	if (on_node) {
+		syscall(SYS_move_pages, 0, n, pages, NULL, status, 0);
+		for (*on_node = 0, i = 0; i < n; i++)
+			*on_node += status[i] == count_node;
+	}
+	free(pages);
+	free(nodes);
+	free(status);
+	return ret;
+}
+
+static void trace_start(void)
+{
+	write_file(TRACING "/events/memcg_tier/enable", "0");
+	write_file(TRACING "/buffer_size_kb", "8192");
+	write_file(TRACING "/trace", "");
+	write_file(TRACING "/events/memcg_tier/enable", "1");
+}
+
+struct trace_counts {
+	long charge, steer, steer_to_other, refuse_max, refuse_gate;
+	long sum[2];		/* nr_pages summed per tier slot */
+	long peak[2];		/* highest tier usage the events saw */
+	long reclaim;		/* reclaim events */
+	long reclaim_charge[2], reclaim_high[2];	/* per slot and reason */
+	long reclaim_stray;	/* events whose nodes are not their tier's */
+};
+
+static long field(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	return p ? strtol(p + strlen(key), NULL, 0) : -1;
+}
+
+/*
+ * Read back the memcg_tier events of cgroup CG (NULL: of all), counted
+ * into C, and keep
+ * a copy in the results (trace-CG.txt) for whoever debugs a failure.
+ * Tier slot N is node N in this guest: reclaim of slot N must target
+ * node N alone, steering must go to STEER_NODE.
+ */
+static void trace_stop(const char *cg, int steer_node, struct trace_counts *c)
+{
+	unsigned long cgid = cg ? cg_id(cg) : 0;
+	char line[1024], path[256];
+	FILE *f, *copy = NULL;
+
+	write_file(TRACING "/events/memcg_tier/enable", "0");
+	memset(c, 0, sizeof(*c));
+	f = fopen(TRACING "/trace", "r");
+	if (!f)
+		return;
+	if (getenv("TIERED_OUT")) {
+		snprintf(path, sizeof(path), "%s/trace-%s.txt",
+			 getenv("TIERED_OUT"), cg ? cg : "all");
+		copy = fopen(path, "w");
+	}
+	while (fgets(line, sizeof(line), f)) {
+		long slot = field(line, " slot=");
+
+		if (copy)
+			fputs(line, copy);
+		if (line[0] == '#' ||
+		    (cgid && field(line, "cgroup_id=") != (long)cgid))
+			continue;
+		if (strstr(line, "memcg_tier_charge:")) {
+			c->charge++;
+			if (slot == 0 || slot == 1) {
+				c->sum[slot] += field(line, "nr_pages=");
+				if (field(line, "usage=") > c->peak[slot])
+					c->peak[slot] = field(line, "usage=");
+			}
+		} else if (strstr(line, "memcg_tier_steer:")) {
+			c->steer++;
+			c->steer_to_other += field(line, "target_nid=") != steer_node;
+		} else if (strstr(line, "memcg_tier_reclaim:")) {
+			char *nodes = strstr(line, "nodes=");
+			char *end = nodes ? strchr(nodes, ' ') : NULL;
+
+			c->reclaim++;
+			if (slot != 0 && slot != 1)
+				continue;
+			c->reclaim_charge[slot] += !!strstr(line, "reason=charge");
+			c->reclaim_high[slot] += !!strstr(line, "reason=high");
+			/* the last hex digit holds nodes 0-3 */
+			if (!end || strtol(end - 1, NULL, 16) != 1L << slot)
+				c->reclaim_stray++;
+		} else if (strstr(line, "memcg_tier_migrate_refuse:")) {
+			c->refuse_max += !!strstr(line, "refuse=tier_max");
+			c->refuse_gate += !!strstr(line, "refuse=promotion_gate");
+			demotions_refused += !!strstr(line, "migrate_reason=demotion");
+		}
+	}
+	fclose(f);
+	if (copy)
+		fclose(copy);
+}
+
+/*
+ * /sys/fs/cgroup/steer   memory.max = 112M (tier 0 max = its share T0,
+ *                        about 84M)
+ *   touch 96M (default policy): tier 0 fills to T0 without reclaim, the
+ *   rest is steered to node 1;  then 8M mbind()-ed to node 0: honoured,
+ *   and the full tier 0 is reclaimed at charge time, node 0 only.
+ */
+static void test_steering_and_charge_reclaim(void)
+{
+	const char *cg = "steer";
+	struct trace_counts c;
+	long t0max, on0, bound0;
+	char *a = NULL, *b = NULL;
+
+	if (cg_create(cg, 112 * MB)) {
+		tap(0, "steering: create cgroup %s", cg);
+		return;
+	}
+	trace_start();
+	a = region(96 * MB, -1);
+	t0max = tier_stat(cg, 0, "max");
+	if (!feature_on) {
+		move_region(a, 96 * MB, -1, 0, &on0);
+		trace_stop(NULL, 1, &c);
+		tap(a && c.charge + c.steer + c.reclaim == 0,
+		    "steering: no memcg_tier event without the parameter (%ld)",
+		    c.charge + c.steer + c.reclaim);
+		tap(on0 * page_size > 90 * (long)MB,
+		    "steering: without the parameter the 96M stay on node 0 (%ld pages)",
+		    on0);
+		goto out;
+	}
+	tap(a && tier_stat(cg, 0, "usage") <= t0max && tier_stat(cg, 0, "reclaims") == 0,
+	    "steering: tier 0 fills to its max (%ld of %ld pages) without reclaim",
+	    tier_stat(cg, 0, "usage"), t0max);
+	move_region(a, 96 * MB, -1, 1, &on0);
+	tap(on0 * page_size >= (96 * (long)MB - t0max * page_size) * 9 / 10,
+	    "steering: the rest landed on node 1 (%ld pages)", on0);
+
+	b = region(8 * MB, 0);
+	move_region(b, 8 * MB, -1, 0, &bound0);
+	tap(b && bound0 == (long)(8 * MB / page_size),
+	    "charge reclaim: mbind() to node 0 is honoured (%ld of %lu pages)",
+	    bound0, 8 * MB / page_size);
+	trace_stop(cg, 1, &c);
+	tap(c.steer > 0 && c.steer_to_other == 0 &&
+	    c.steer == tier_stat(cg, 0, "steered"),
+	    "steering: %ld memcg_tier_steer events to node 1 = tier_stat steered %ld",
+	    c.steer, tier_stat(cg, 0, "steered"));
+	tap(c.reclaim_charge[0] > 0 && c.reclaim_charge[1] == 0 &&
+	    c.reclaim_stray == 0,
+	    "charge reclaim: %ld reason=charge events on tier 0, its node only (%ld on tier 1, %ld stray)",
+	    c.reclaim_charge[0], c.reclaim_charge[1], c.reclaim_stray);
+	tap(c.reclaim == tier_stat(cg, 0, "reclaims") + tier_stat(cg, 1, "reclaims"),
+	    "charge reclaim: %ld memcg_tier_reclaim events = tier_stat reclaims %ld + %ld",
+	    c.reclaim, tier_stat(cg, 0, "reclaims"), tier_stat(cg, 1, "reclaims"));
+	tap(c.sum[0] == tier_stat(cg, 0, "usage") && c.sum[1] == tier_stat(cg, 1, "usage"),
+	    "accounting: memcg_tier_charge sums %ld + %ld = tier usage %ld + %ld",
+	    c.sum[0], c.sum[1], tier_stat(cg, 0, "usage"), tier_stat(cg, 1, "usage"));
+out:
+	if (a)
+		munmap(a, 96 * MB);
+	if (b)
+		munmap(b, 8 * MB);
+	cg_destroy(cg);
+}
+
+/*
+ * /sys/fs/cgroup/refuse  memory.max = 80M (tier 0 max T0, about 60M)
+ *   40M on node 0, 30M on node 1, then move_pages() the 30M to node 0:
+ *   pages up to T0 move, the rest is refused (-EBUSY inside
+ *   migrate_pages(), so 6.12's move_pages() returns how many did not
+ *   move); tier 0 stays within T0.
+ */
+static void test_migration_refusal(void)
+{
+	const char *cg = "refuse";
+	long t0max, before, moved, ret;
+	struct trace_counts c;
+	char *a, *b;
+
+	if (cg_create(cg, 80 * MB)) {
+		tap(0, "refusal: create cgroup %s", cg);
+		return;
+	}
+	a = region(40 * MB, 0);
+	b = region(30 * MB, 1);
+	t0max = tier_stat(cg, 0, "max");
+	before = tier_stat(cg, 0, "usage");
+	trace_start();
+	ret = move_region(b, 30 * MB, 0, 0, &moved);
+	trace_stop(cg, 1, &c);
+	if (!feature_on) {
+		tap(a && b && ret == 0 && moved == (long)(30 * MB / page_size),
+		    "refusal: without the parameter move_pages() moves all 30M (%ld pages)",
+		    moved);
+		tap(c.refuse_max == 0, "refusal: no memcg_tier_migrate_refuse event");
+		goto out;
+	}
+	tap(a && b && moved > 0 && ret > 0,
+	    "refusal: move_pages() moved %ld pages, left %ld (tier 0 had %ld of %ld)",
+	    moved, ret, before, t0max);
+	tap(tier_stat(cg, 0, "usage") <= t0max,
+	    "refusal: tier 0 stays within its max (%ld <= %ld)",
+	    tier_stat(cg, 0, "usage"), t0max);
+	tap(c.refuse_max > 0 && c.refuse_max == tier_stat(cg, 0, "refused"),
+	    "refusal: %ld refuse=tier_max events = tier_stat refused %ld",
+	    c.refuse_max, tier_stat(cg, 0, "refused"));
+out:
+	munmap(a, 40 * MB);
+	munmap(b, 30 * MB);
+	cg_destroy(cg);
+}
+
+/*
+ * /sys/fs/cgroup/high  memory.max = 128M, memory.high = 100M
+ *   (tier 0 high H0 = its share of 100M, about 75M)
+ *   50M on node 0, 30M on node 1 (80M < memory.high), move the 30M to
+ *   node 0: within tier 0's max but over H0 (the charge events show the
+ *   peak; the worker may start before move_pages() returns); the high
+ *   worker brings tier 0 back to H0 within 20 s, reason=high.
+ */
+static void test_high_worker(void)
+{
+	const char *cg = "high";
+	struct trace_counts c;
+	long h0, now = 0;
+	char path[256];
+	char *a, *b;
+	int i;
+
+	if (!feature_on)
+		return;
+	if (cg_create(cg, 128 * MB)) {
+		tap(0, "high worker: create cgroup %s", cg);
+		return;
+	}
+	snprintf(path, sizeof(path), CGROOT "/%s/memory.high", cg);
+	write_file(path, "%lu", 100 * MB);
+	h0 = tier_stat(cg, 0, "high");
+	a = region(50 * MB, 0);
+	b = region(30 * MB, 1);
+	trace_start();
+	move_region(b, 30 * MB, 0, 0, NULL);
+	for (i = 0; i < 40; i++) {
+		now = tier_stat(cg, 0, "usage");
+		if (now <= h0)
+			break;
+		usleep(500000);
+	}
+	trace_stop(cg, 1, &c);
+	tap(a && b && c.peak[0] > h0 && now <= h0,
+	    "high worker: migration took tier 0 to %ld > high %ld, then back to %ld",
+	    c.peak[0], h0, now);
+	tap(c.reclaim_high[0] > 0 && c.reclaim_stray == 0,
+	    "high worker: %ld reclaim events with reason=high on tier 0, its node only",
+	    c.reclaim_high[0]);
+	munmap(a, 50 * MB);
+	munmap(b, 30 * MB);
+	cg_destroy(cg);
+}
+
+/* Touch every page of a region until SECONDS pass */
+static void keep_hot(char *p, unsigned long len, int seconds)
+{
+	time_t end = time(NULL) + seconds;
+	unsigned long off;
+
+	while (time(NULL) < end)
+		for (off = 0; off < len; off += page_size)
+			p[off]++;
+}
+
+/*
+ * /sys/fs/cgroup/gate  memory.max = 64M (tier 0 max T0, about 48M),
+ * kernel.numa_balancing = 2 (memory tiering)
+ *   tier 0 filled to T0, 8M on node 1 kept hot for 4 s: promotions are
+ *   declined (refuse=promotion_gate) and the 8M stay on node 1; after
+ *   the fill is freed, they are promoted within 30 hot seconds (NUMA
+ *   scanning backs off while promotions are declined, so allow time).
+ */
+static void test_promotion_gate(void)
+{
+	const char *cg = "gate";
+	struct trace_counts c;
+	long slow_before, slow_after = 0;
+	unsigned long fill_len;
+	int i;
+	char *fill, *hot;
+
+	if (!feature_on)
+		return;
+	if (cg_create(cg, 64 * MB)) {
+		tap(0, "promotion gate: create cgroup %s", cg);
+		return;
+	}
+	write_file("/proc/sys/kernel/numa_balancing", "2");
+	fill_len = tier_stat(cg, 0, "max") * page_size;
+	fill = region(fill_len, 0);
+	hot = region(8 * MB, 1);
+	trace_start();
+	keep_hot(hot, 8 * MB, 4);
+	move_region(hot, 8 * MB, -1, 1, &slow_before);
+	trace_stop(cg, 1, &c);
+	tap(fill && hot && c.refuse_gate > 0 &&
+	    slow_before == (long)(8 * MB / page_size),
+	    "promotion gate: %ld promotions declined, hot pages stay on node 1 (%ld)",
+	    c.refuse_gate, slow_before);
+	munmap(fill, fill_len);
+	for (i = 0; i < 15; i++) {
+		keep_hot(hot, 8 * MB, 2);
+		move_region(hot, 8 * MB, -1, 1, &slow_after);
+		if (slow_after < slow_before)
+			break;
+	}
+	tap(slow_after < slow_before,
+	    "promotion gate: once tier 0 has room, %ld hot pages are promoted",
+	    slow_before - slow_after);
+	write_file("/proc/sys/kernel/numa_balancing", "0");
+	munmap(hot, 8 * MB);
+	cg_destroy(cg);
+}
+
+int main(void)
+{
+	const char *mode = getenv("TIERED_MODE");
+
+	page_size = sysconf(_SC_PAGESIZE);
+	feature_on = mode && !strcmp(mode, "on");
+	write_file("/sys/kernel/mm/numa/demotion_enabled", "1");
+	write_file("/proc/sys/kernel/numa_balancing", "0");
+
+	if (feature_on) {
+		FILE *f = popen("trace-cmd list -e memcg_tier 2>/dev/null", "r");
+		char line[128];
+		int n = 0;
+
+		while (f && fgets(line, sizeof(line), f))
+			n += !strncmp(line, "memcg_tier:", 11);
+		if (f)
+			pclose(f);
+		tap(n == 4, "trace-cmd list -e memcg_tier lists the 4 events (%d)", n);
+	}
+
+	test_steering_and_charge_reclaim();
+	test_migration_refusal();
+	test_high_worker();
+	test_promotion_gate();
+
+	/* Demotion is forced, never refused, whatever the tests did */
+	tap(demotions_refused == 0, "no demotion was refused (%ld)",
+	    demotions_refused);
+	return 0;
+}
