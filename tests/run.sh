@@ -50,6 +50,16 @@ for mode in off on; do
 		grep -c 'cgroup_mkdir.*trace-selftest')
 	count "[$mode] " < <(check $([ "$n" -eq 1 ]; echo $?) \
 		"host trace-cmd report reads the guest's capture (cgroup_mkdir: $n)")
+	[ $mode = on ] || continue
+	# Every field by name, enums by their names, from the capture's formats
+	line=$(trace-cmd report -i $out/trace-tier.dat 2>/dev/null |
+		grep -m1 'memcg_tier_charge:.* cause=alloc outcome=charged')
+	missing=
+	for f in cgroup_id nid slot nr_pages usage high max cause outcome; do
+		grep -q " $f=" <<<" ${line#*:}" || missing="$missing $f"
+	done
+	count "[$mode] " < <(check $([ -n "$line" ] && [ -z "$missing" ]; echo $?) \
+		"host trace-cmd report decodes memcg_tier_charge by name${missing:+ (missing:$missing)}")
 done
 
 echo "$pass passed, $fail failed"

@@ -16,3 +16,14 @@ tap $([ -s "$out" ]; echo $?) "the capture is on the host share"
 
 n=$(trace-cmd report -i "$out" 2>/dev/null | grep -c 'cgroup_mkdir.*trace-selftest')
 tap $([ "$n" -eq 1 ]; echo $?) "the capture holds the cgroup_mkdir event (found $n)"
+
+# With the feature: a capture of the memcg_tier events for the host to
+# decode (tests/run.sh checks the field and enum names).
+if [ "$TIERED_MODE" = on ]; then
+	cg_make trace-tier && echo 64M >"$CGROOT/trace-tier/memory.max"
+	trace-cmd record -q -o "$TIERED_OUT/trace-tier.dat" -e memcg_tier \
+		sh -c ". /tracing/bin/lib.sh; cg_run trace-tier memtouch 16" \
+		>/tmp/record.log 2>&1
+	tap $? "trace-cmd record -e memcg_tier exits 0"
+	rmdir "$CGROOT/trace-tier"
+fi
