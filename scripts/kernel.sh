@@ -142,11 +142,20 @@ build-prefix)
 	[ $# -eq 2 ] || die "usage: $0 build-prefix N"
 	extract; apply_series "$2"; configure; compile ;;
 check-prefixes)
+	# Patch by patch on top of the previous prefix, so that each build
+	# recompiles only what the next patch touches.
 	extract; configure
 	n=$(series_patches | wc -l)
+	apply_series 0
 	for k in $(seq 1 "$n"); do
-		say "bisectability: building prefix $k of $n"
-		apply_series "$k"; compile
+		p=$(series_patches | sed -n "${k}p")
+		say "bisectability: building prefix $k of $n ($p)"
+		git -C "$src" -c user.name=build -c user.email=build@localhost \
+			am -q --keep-cr "$patches/$p" >"$build/am.log" 2>&1 ||
+			{ cat "$build/am.log" >&2; git -C "$src" am --abort; \
+			  die "patch $p does not apply (patch $k of the series)"; }
+		rm -f "$build/applied"	# the tree no longer matches a stamp
+		compile
 	done ;;
 *)
 	die "unknown command '$1' (build, build-prefix N, check-prefixes, tree)" ;;
