@@ -6,7 +6,7 @@
 out=$TIERED_OUT/trace-selftest.dat
 rm -f "$out"
 trace-cmd record -q -o "$out" -e cgroup:cgroup_mkdir -e cgroup:cgroup_rmdir \
-	sh -c "mkdir $CGROOT/trace-selftest && rmdir $CGROOT/trace-selftest" \
+	sh -c "mkdir $CGROOT/trace-selftest && rmdir $CGROOT/trace-selftest && sleep 1" \
 	>/tmp/record.log 2>&1
 status=$?
 tap $status "trace-cmd record exits 0"
