@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports over the accumulated state.  Churn findings are built from the
+ * per-bucket aggregates: a finding is a run of consecutive buckets in
+ * which one kind of churn happened, with the figures summed over the run,
+ * so what the report can find is bounded by the state, not the capture.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+bool cgroup_selected(const struct cgroup_state *cg,
+		     const struct report_opts *o)
+{
+	int i;
+
+	if (!o->nr_cgroups)
+		return true;
+	for (i = 0; i < o->nr_cgroups; i++) {
+		const char *want = o->cgroups[i];
+		char *end;
+		unsigned long long id = strtoull(want, &end, 10);
+
+		if (isdigit((unsigned char)*want) && !*end && id == cg->id)
+			return true;
+		if (cg->path && (!strcmp(cg->path, want) ||
+				 (*want != '/' && cg->path[0] == '/' &&
+				  !strcmp(cg->path + 1, want))))
+			return true;
+	}
+	return false;
+}
+
+const char *unknown_cgroup(const struct analysis *a,
+			   const struct report_opts *o)
+{
+	struct report_opts one = { NULL, 1, 0 };
+	uint32_t c;
+	int i;
+
+	for (i = 0; i < o->nr_cgroups; i++) {
+		one.cgroups = &o->cgroups[i];
+		for (c = 0; c < a->nr_cg; c++)
+			if (cgroup_selected(&a->cg[c], &one))
+				break;
+		if (c == a->nr_cg)
+			return o->cgroups[i];
+	}
+	return NULL;
+}
+
+static int by_path(const void *x, const void *y)
+{
+	const struct cgroup_state *a = *(struct cgroup_state *const *)x;
+	const struct cgroup_state *b = *(struct cgroup_state *const *)y;
+	int c = strcmp(a->path ? a->path : "~", b->path ? b->path : "~");
+
+	return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
+/* The selected cgroups, by path; NULL (and *n 0) if none or no memory */
+static struct cgroup_state **selected(const struct analysis *a,
+				      const struct report_opts *o, uint32_t *n)
+{
+	struct cgroup_state **v = malloc((a->nr_cg + 1) * sizeof(*v));
+	uint32_t i;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < a->nr_cg; i++)
+		if (cgroup_selected(&a->cg[i], o))
+			v[(*n)++] = &a->cg[i];
+	qsort(v, *n, sizeof(*v), by_path);
+	return v;
+}
+
+/*
+ * The kernel's "max" is PAGE_COUNTER_MAX, LONG_MAX / PAGE_SIZE pages;
+ * anything at or past it (or the snapshot's "max") is no limit.
+ */
+bool no_limit(const struct analysis *a, uint64_t pages)
+{
+	return pages >= (uint64_t)INT64_MAX /
+		(uint64_t)(a->page_size > 0 ? a->page_size : 4096);
+}
+
+static int64_t limit(const struct analysis *a, uint64_t pages)
+{
+	return no_limit(a, pages) ? CELL_NO_LIMIT : (int64_t)pages;
+}
+
+/* "0" or "0,2": the nodes records placed in slot @s */
+static void learnt_nodes(const struct analysis *a, int s, char *buf,
+			 size_t len)
+{
+	size_t used = 0;
+	int nid;
+
+	buf[0] = '\0';
+	for (nid = 0; nid < TIER_MAX_NODES && used < len; nid++)
+		if (a->node_slot[nid] == s)
+			used += snprintf(buf + used, len - used, "%s%d",
+					 used ? "," : "", nid);
+}
+
+static bool name_cells(struct cell *row, const struct cgroup_state *cg)
+{
+	cell_int(&row[0], cg->id);
+	return cg->path ? cell_str(&row[1], cg->path) : true;
+}
+
+static const struct column meta_cols[] = {
+	{ "file", "capture", COL_STR },
+	{ "page_size", "page size", COL_INT },
+	{ "first_ts", "start (s)", COL_TIME },
+	{ "last_ts", "end (s)", COL_TIME },
+	{ "records", "records", COL_INT },
+	{ "charge_events", "memcg_tier_charge", COL_INT },
+	{ "reclaim_events", "memcg_tier_reclaim", COL_INT },
+	{ "refuse_events", "memcg_tier_migrate_refuse", COL_INT },
+	{ "steer_events", "memcg_tier_steer", COL_INT },
+	{ "lost_events", "lost events", COL_INT },
+	{ "cgroups", "cgroups", COL_INT },
+	{ "interval_ns", "bucket interval (ns)", COL_INT },
+	{ "window_ns", "churn window (ns)", COL_INT },
+};
+
+bool report_meta(struct table *t, const struct analysis *a,
+		 const char *file, int page_size)
+{
+	struct cell *r;
+
+	table_init(t, "capture", "capture", meta_cols,
+		   sizeof(meta_cols) / sizeof(meta_cols[0]));
+	r = table_row(t);
+	if (!r || !cell_str(&r[0], file))
+		return false;
+	cell_int(&r[1], page_size);
+	cell_int(&r[2], a->first_ts);
+	cell_int(&r[3], a->last_ts);
+	cell_int(&r[4], a->records);
+	cell_int(&r[5], a->counted[REC_CHARGE]);
+	cell_int(&r[6], a->counted[REC_RECLAIM]);
+	cell_int(&r[7], a->counted[REC_REFUSE]);
+	cell_int(&r[8], a->counted[REC_STEER]);
+	cell_int(&r[9], a->lost);
+	cell_int(&r[10], a->nr_cg);
+	cell_int(&r[11], a->interval);
+	cell_int(&r[12], a->cfg.window);
+	return true;
+}
+
+static const struct column summary_cols[] = {
+	{ "cgroup_id", "id", COL_INT },
+	{ "cgroup", "cgroup", COL_STR },
+	{ "tier", "tier", COL_INT },
+	{ "nodes", "nodes", COL_STR },
+	{ "usage_pages", "usage", COL_PAGES },
+	{ "peak_pages", "peak", COL_PAGES },
+	{ "min_pages", "min", COL_LIMIT },
+	{ "low_pages", "low", COL_LIMIT },
+	{ "high_pages", "high", COL_LIMIT },
+	{ "max_pages", "max", COL_LIMIT },
+	{ "charged_pages", "charged", COL_PAGES },
+	{ "uncharged_pages", "uncharged", COL_PAGES },
+	{ "forced", "forced", COL_INT },
+	{ "reclaims_charge", "rcl:charge", COL_INT },
+	{ "reclaims_high", "rcl:high", COL_INT },
+	{ "reclaims_limit", "rcl:limit", COL_INT },
+	{ "reclaimed_pages", "reclaimed", COL_PAGES },
+	{ "recharged_pages", "recharged", COL_PAGES },
+	{ "refused_tier_max_pages", "refused:max", COL_PAGES },
+	{ "refused_promotion_pages", "refused:gate", COL_PAGES },
+	{ "steered_away", "steered:away", COL_INT },
+	{ "steered_in", "steered:in", COL_INT },
+};
+
+bool report_summary(struct table *tb, const struct analysis *a,
+		    const struct report_opts *o)
+{
+	struct cgroup_state **v;
+	uint32_t n, i;
+	bool ok = true;
+	int s;
+
+	table_init(tb, "summary",
+		   "summary: per cgroup and tier (rcl: reclaim runs by reason)",
+		   summary_cols, sizeof(summary_cols) / sizeof(summary_cols[0]));
+	v = selected(a, o, &n);
+	for (i = 0; v && ok && i < n; i++) {
+		for (s = 0; ok && s < TIER_MAX_SLOTS; s++) {
+			const struct tier_state *t = &v[i]->tier[s];
+			struct cell *r;
+			int64_t reclaimed = 0;
+			int k;
+
+			if (!t->seen)
+				continue;
+			r = table_row(tb);
+			if (!r || !name_cells(r, v[i])) {
+				ok = false;
+				break;
+			}
+			cell_int(&r[2], s);
+			if (t->nodes[0]) {
+				ok = cell_str(&r[3], t->nodes);
+			} else {
+				char nodes[64];
+
+				learnt_nodes(a, s, nodes, sizeof(nodes));
+				if (nodes[0])
+					ok = cell_str(&r[3], nodes);
+			}
+			if (t->usage_known) {
+				cell_int(&r[4], t->usage);
+				cell_int(&r[5], t->peak);
+				cell_int(&r[8], limit(a, t->high));
+				cell_int(&r[9], limit(a, t->max));
+			}
+			if (t->min_low_known) {
+				cell_int(&r[6], limit(a, t->min));
+				cell_int(&r[7], limit(a, t->low));
+			}
+			cell_int(&r[10], t->charged);
+			cell_int(&r[11], t->uncharged);
+			cell_int(&r[12], t->forced);
+			for (k = 0; k < 3; k++)
+				cell_int(&r[13 + k], t->reclaims[k]);
+			for (k = 0; k < NR_RECLAIM_REASONS; k++)
+				reclaimed += t->reclaimed[k];
+			cell_int(&r[16], reclaimed);
+			cell_int(&r[17], t->recharged);
+			cell_int(&r[18], t->refused[REFUSE_TIER_MAX]);
+			cell_int(&r[19], t->refused[REFUSE_PROMOTION_GATE]);
+			cell_int(&r[20], t->steered_away);
+			cell_int(&r[21], t->steered_in);
+		}
+	}
+	free(v);
+	return ok && v;
+}
+
+void carry_init(struct carry *c, const struct tier_state *t)
+{
+	c->known = t->start_known;
+	c->usage = t->start_usage;
+	c->high = t->start_high;
+	c->max = t->start_max;
+}
+
+void carry_bucket(struct carry *c, const struct tier_state *t, uint32_t k)
+{
+	if (k < t->nb && t->b[k].has_usage) {
+		c->usage = t->b[k].usage;
+		c->high = t->b[k].high;
+		c->max = t->b[k].max;
+		c->known = true;
+	}
+}
+
+static const struct column timeline_cols[] = {
+	{ "ts", "t (s)", COL_TIME },
+	{ "cgroup_id", "id", COL_INT },
+	{ "cgroup", "cgroup", COL_STR },
+	{ "tier", "tier", COL_INT },
+	{ "usage_pages", "usage", COL_PAGES },
+	{ "peak_pages", "peak", COL_PAGES },
+	{ "high_pages", "high", COL_LIMIT },
+	{ "max_pages", "max", COL_LIMIT },
+	{ "charged_pages", "charged", COL_PAGES },
+	{ "uncharged_pages", "uncharged", COL_PAGES },
+	{ "reclaims", "reclaims", COL_INT },
+	{ "reclaimed_pages", "reclaimed", COL_PAGES },
+	{ "refusals", "refusals", COL_INT },
+	{ "refused_pages", "refused", COL_PAGES },
+	{ "steers", "steers", COL_INT },
+	{ "steer_flips", "flips", COL_INT },
+};
+
+static bool bucket_active(const struct bucket *b)
+{
+	return b->has_usage || b->reclaims || b->refusals || b->steers;
+}
+
+bool report_timeline(struct table *tb, const struct analysis *a,
+		     const struct report_opts *o)
+{
+	struct cgroup_state **v;
+	uint32_t n, i, k;
+	bool ok = true;
+	int s;
+
+	table_init(tb, "timeline", "timeline: per cgroup, tier and bucket",
+		   timeline_cols,
+		   sizeof(timeline_cols) / sizeof(timeline_cols[0]));
+	v = selected(a, o, &n);
+	for (i = 0; v && ok && i < n; i++) {
+		for (s = 0; ok && s < TIER_MAX_SLOTS; s++) {
+			const struct tier_state *t = &v[i]->tier[s];
+			bool started = t->start_known;
+			struct carry c;
+
+			if (!t->seen)
+				continue;
+			carry_init(&c, t);
+			for (k = 0; ok && k < a->nb; k++) {
+				static const struct bucket none;
+				const struct bucket *b = k < t->nb ? &t->b[k] : &none;
+				struct cell *r;
+
+				carry_bucket(&c, t, k);
+				started = started || bucket_active(b);
+				if (!started)
+					continue;
+				r = table_row(tb);
+				if (!r || !name_cells(r + 1, v[i])) {
+					ok = false;
+					break;
+				}
+				cell_int(&r[0], a->t0 + (uint64_t)k * a->interval);
+				cell_int(&r[3], s);
+				if (c.known) {
+					cell_int(&r[4], c.usage);
+					cell_int(&r[5], b->has_usage ? b->peak : c.usage);
+					cell_int(&r[6], limit(a, c.high));
+					cell_int(&r[7], limit(a, c.max));
+				}
+				cell_int(&r[8], b->charged);
+				cell_int(&r[9], b->uncharged);
+				cell_int(&r[10], b->reclaims);
+				cell_int(&r[11], b->reclaimed);
+				cell_int(&r[12], b->refusals);
+				cell_int(&r[13], b->refused);
+				cell_int(&r[14], b->steers);
+				cell_int(&r[15], b->flips);
+			}
+		}
+	}
+	free(v);
+	return ok && v;
+}
+
+enum churn_kind { RECLAIM_CHURN, PING_PONG, REFUSAL_BURST, STEER_FLIPS };
+
+static const char *const churn_names[] = {
+	"reclaim_churn", "ping_pong", "refusal_burst", "steer_flips",
+};
+
+struct finding {
+	enum churn_kind kind;
+	const struct cgroup_state *cg;
+	int tier;			/* -1: the cgroup as a whole */
+	uint32_t k0, k1;		/* bucket range, inclusive */
+	int64_t pages;			/* what ranks it */
+	int64_t events;			/* -1: not counted */
+	char detail[160];
+};
+
+struct findings {
+	struct finding *f;
+	size_t n, cap;
+};
+
+static struct finding *add_finding(struct findings *fs)
+{
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? fs->cap * 2 : 32;
+		struct finding *f = realloc(fs->f, cap * sizeof(*f));
+
+		if (!f)
+			return NULL;
+		fs->f = f;
+		fs->cap = cap;
+	}
+	memset(&fs->f[fs->n], 0, sizeof(fs->f[0]));
+	return &fs->f[fs->n++];
+}
+
+/*
+ * Per tier: reclaim churn (runs of buckets with reclaim or recharge,
+ * reported when pages came back) and refusal bursts.
+ */
+static bool tier_findings(struct findings *fs, const struct cgroup_state *cg,
+			  int s)
+{
+	const struct tier_state *t = &cg->tier[s];
+	uint32_t k, start;
+
+	for (k = 0; k < t->nb; k++) {
+		int64_t recharged = 0, reclaimed = 0, runs = 0;
+		struct finding *f;
+
+		if (!t->b[k].reclaims && !t->b[k].recharged)
+			continue;
+		for (start = k; k < t->nb &&
+		     (t->b[k].reclaims || t->b[k].recharged); k++) {
+			recharged += t->b[k].recharged;
+			reclaimed += t->b[k].reclaimed;
+			runs += t->b[k].reclaims;
+		}
+		if (!recharged)
+			continue;
+		f = add_finding(fs);
+		if (!f)
+			return false;
+		*f = (struct finding){ RECLAIM_CHURN, cg, s, start, k - 1,
+				       recharged, runs, "" };
+		snprintf(f->detail, sizeof(f->detail),
+			 "%" PRId64 " reclaim runs took %" PRId64
+			 " pages, %" PRId64 " charged back to the tier within the window",
+			 runs, reclaimed, recharged);
+	}
+	for (k = 0; k < t->nb; k++) {
+		int64_t pages = 0, n = 0;
+		struct finding *f;
+
+		if (!t->b[k].refusals)
+			continue;
+		for (start = k; k < t->nb && t->b[k].refusals; k++) {
+			pages += t->b[k].refused;
+			n += t->b[k].refusals;
+		}
+		f = add_finding(fs);
+		if (!f)
+			return false;
+		*f = (struct finding){ REFUSAL_BURST, cg, s, start, k - 1,
+				       pages, n, "" };
+		snprintf(f->detail, sizeof(f->detail),
+			 "%" PRId64 " migrations into the tier refused, %" PRId64 " pages",
+			 n, pages);
+	}
+	return true;
+}
+
+/*
+ * Per cgroup: promote/demote ping-pong (runs of buckets with cross-tier
+ * moves, in both directions) and steering that flips between tiers.
+ * Slot order is tier order at boot, so the cgroup's lowest slot is its
+ * fastest tier: moves into it are promotions, moves elsewhere demotions.
+ */
+static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
+			    uint32_t nb)
+{
+	int s, fast = -1;
+	uint32_t k, start;
+
+	for (s = TIER_MAX_SLOTS - 1; s >= 0; s--)
+		if (cg->tier[s].seen)
+			fast = s;
+	if (fast < 0)
+		return true;
+
+#define B(s, k) ((k) < cg->tier[s].nb ? &cg->tier[s].b[k] : NULL)
+	for (k = 0; k < nb; k++) {
+		int64_t promoted = 0, demoted = 0, flips = 0, steered = 0;
+		bool moves = false, steers = false;
+		struct finding *f;
+
+		for (s = 0; s < TIER_MAX_SLOTS; s++) {
+			const struct bucket *b = B(s, k);
+
+			moves |= b && b->moved_in;
+			steers |= b && b->steers;
+		}
+		if (moves) {
+			for (start = k; k < nb; k++) {
+				bool more = false;
+
+				for (s = 0; s < TIER_MAX_SLOTS; s++) {
+					const struct bucket *b = B(s, k);
+
+					if (!b || !b->moved_in)
+						continue;
+					more = true;
+					if (s == fast)
+						promoted += b->moved_in;
+					else
+						demoted += b->moved_in;
+				}
+				if (!more)
+					break;
+			}
+			if (promoted && demoted) {
+				f = add_finding(fs);
+				if (!f)
+					return false;
+				*f = (struct finding){ PING_PONG, cg, fast, start,
+						       k - 1, promoted < demoted ?
+						       promoted : demoted,
+						       -1, "" };
+				snprintf(f->detail, sizeof(f->detail),
+					 "%" PRId64 " pages promoted into tier %d, %"
+					 PRId64 " demoted out of it", promoted,
+					 fast, demoted);
+			}
+			if (k < nb)
+				k--;	/* look at the bucket that ended it again */
+			continue;
+		}
+		if (!steers)
+			continue;
+		for (start = k; k < nb; k++) {
+			bool more = false;
+
+			for (s = 0; s < TIER_MAX_SLOTS; s++) {
+				const struct bucket *b = B(s, k);
+
+				if (!b || !b->steers)
+					continue;
+				more = true;
+				flips += b->flips;
+				steered += b->steered_in;
+			}
+			if (!more)
+				break;
+		}
+		if (k < nb)
+			k--;	/* look at the bucket that ended it again */
+		/* One change of target is steering starting; two is flipping */
+		if (flips >= 2) {
+			f = add_finding(fs);
+			if (!f)
+				return false;
+			*f = (struct finding){ STEER_FLIPS, cg, -1, start, k - 1,
+					       steered, flips, "" };
+			snprintf(f->detail, sizeof(f->detail),
+				 "steering changed target tier %" PRId64
+				 " times over %" PRId64 " steered pages",
+				 flips, steered);
+		}
+	}
+#undef B
+	return true;
+}
+
+static int worst_first(const void *x, const void *y)
+{
+	const struct finding *a = x, *b = y;
+
+	if (a->pages != b->pages)
+		return a->pages < b->pages ? 1 : -1;
+	if (a->k0 != b->k0)
+		return a->k0 < b->k0 ? -1 : 1;
+	return (a->cg->id > b->cg->id) - (a->cg->id < b->cg->id);
+}
+
+static const struct column churn_cols[] = {
+	{ "rank", "#", COL_INT },
+	{ "kind", "kind", COL_STR },
+	{ "cgroup_id", "id", COL_INT },
+	{ "cgroup", "cgroup", COL_STR },
+	{ "tier", "tier", COL_INT },
+	{ "start_ts", "from (s)", COL_TIME },
+	{ "end_ts", "to (s)", COL_TIME },
+	{ "pages", "amount", COL_PAGES },
+	{ "events", "events", COL_INT },
+	{ "detail", "detail", COL_STR },
+};
+
+bool report_churn(struct table *tb, const struct analysis *a,
+		  const struct report_opts *o)
+{
+	struct findings fs = { NULL, 0, 0 };
+	struct cgroup_state **v;
+	uint32_t n, i;
+	bool ok = true;
+	size_t j;
+	int s;
+
+	table_init(tb, "churn",
+		   "churn: worst first (pages: recharged, min(promoted, demoted), refused, steered)",
+		   churn_cols, sizeof(churn_cols) / sizeof(churn_cols[0]));
+	v = selected(a, o, &n);
+	for (i = 0; v && ok && i < n; i++) {
+		for (s = 0; ok && s < TIER_MAX_SLOTS; s++)
+			if (v[i]->tier[s].seen)
+				ok = tier_findings(&fs, v[i], s);
+		ok = ok && cgroup_findings(&fs, v[i], a->nb);
+	}
+	if (ok)
+		qsort(fs.f, fs.n, sizeof(*fs.f), worst_first);
+	for (j = 0; ok && j < fs.n && (!o->top || j < (size_t)o->top); j++) {
+		const struct finding *f = &fs.f[j];
+		uint64_t end = a->t0 + (uint64_t)(f->k1 + 1) * a->interval;
+		struct cell *r = table_row(tb);
+
+		if (!r || !name_cells(r + 2, f->cg) ||
+		    !cell_str(&r[1], churn_names[f->kind]) ||
+		    !cell_str(&r[9], f->detail)) {
+			ok = false;
+			break;
+		}
+		cell_int(&r[0], j + 1);
+		if (f->tier >= 0)
+			cell_int(&r[4], f->tier);
+		cell_int(&r[5], a->t0 + (uint64_t)f->k0 * a->interval);
+		cell_int(&r[6], end < a->last_ts ? end : a->last_ts);
+		cell_int(&r[7], f->pages);
+		if (f->events >= 0)
+			cell_int(&r[8], f->events);
+	}
+	free(fs.f);
+	free(v);
+	return ok && v;
+}

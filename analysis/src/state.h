@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-cgroup, per-tier state built one record at a time.  Memory grows
+ * with cgroups x tiers x time buckets, never with the number of records:
+ * every figure a report prints is a running sum, a latest value or a
+ * per-bucket aggregate.
+ */
+#ifndef STATE_H
+#define STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decode.h"
+
+#define NO_LIMIT (~0ULL)
+
+/* What one tier of one cgroup saw in one time bucket */
+struct bucket {
+	int64_t charged, uncharged;	/* pages */
+	uint64_t usage;			/* at the bucket's last event */
+	uint64_t peak;
+	uint64_t high, max;
+	uint32_t reclaims, refusals, steers, flips;
+	int64_t reclaimed, recharged, refused, steered_in, moved_in;
+	bool has_usage;
+};
+
+struct tier_state {
+	bool seen;			/* any event, or a tier_stat line */
+	bool usage_known;
+	uint64_t usage, peak;		/* pages */
+	/* at the capture's start, from a tier_stat snapshot */
+	bool start_known;
+	uint64_t start_usage, start_high, start_max;
+	uint64_t min, low, high, max;	/* pages; NO_LIMIT for "max" */
+	bool min_low_known;		/* from a tier_stat snapshot */
+	char nodes[32];			/* "0" or "1-3", when known */
+	uint64_t capacity;		/* pages, from a tier_stat snapshot */
+	int64_t charged, uncharged;
+	uint64_t charges[NR_CAUSES];	/* events by cause */
+	uint64_t forced, failed;	/* charge outcomes */
+	uint64_t reclaims[NR_RECLAIM_REASONS];
+	int64_t reclaimed[NR_RECLAIM_REASONS];
+	int64_t requested;
+	uint64_t refusals[NR_REFUSE_REASONS];
+	int64_t refused[NR_REFUSE_REASONS];
+	uint64_t steered_away, steered_in;	/* allocations */
+	int64_t recharged;		/* reclaimed, then charged back */
+	/* reclaim churn: pages reclaimed and not yet charged back */
+	int64_t pool;
+	uint64_t last_reclaim_ts;
+	struct bucket *b;
+	uint32_t nb, cap;		/* buckets in use, allocated */
+};
+
+struct cgroup_state {
+	uint64_t id;
+	char *path;			/* NULL until named */
+	bool removed;
+	int last_steer_slot;		/* -1 before the first steer */
+	struct tier_state tier[TIER_MAX_SLOTS];
+};
+
+struct analysis_config {
+	uint64_t interval;		/* bucket length, ns; 0: automatic */
+	uint64_t window;		/* reclaim-recharge window, ns */
+	uint64_t since, until;		/* relative to the first record, ns */
+	uint32_t max_buckets;		/* with an automatic interval */
+};
+
+struct analysis {
+	struct analysis_config cfg;
+	uint64_t interval;		/* current bucket length */
+	uint64_t first_ts, last_ts;	/* of any record in the capture */
+	uint64_t t0;			/* start of bucket 0 */
+	bool started;
+	uint32_t nb;			/* buckets spanned so far */
+	struct cgroup_state *cg;
+	uint32_t nr_cg, cap_cg;
+	uint32_t hint;			/* the cgroup looked up last */
+	int node_slot[TIER_MAX_NODES];	/* learnt from events; -1 unknown */
+	uint64_t records;		/* records of any event */
+	uint64_t counted[REC_NR_KINDS];	/* inside --since/--until */
+	uint64_t lost;			/* ring buffer overruns */
+	int page_size;			/* the capture's */
+};
+
+void analysis_init(struct analysis *a, const struct analysis_config *cfg);
+void analysis_free(struct analysis *a);
+
+/*
+ * Account one record's timestamp (every record of the capture passes,
+ * whatever its event, to fix the capture's time span).  Returns false
+ * once past --until.
+ */
+bool analysis_tick(struct analysis *a, uint64_t ts);
+/* Feed one decoded record; false when out of memory */
+bool analysis_feed(struct analysis *a, const struct tier_record *r);
+
+struct cgroup_state *analysis_cgroup(struct analysis *a, uint64_t id);
+bool analysis_name(struct analysis *a, uint64_t id, const char *path,
+		   int len);
+/* Tier state as a snapshot line gives it; sizes in pages */
+struct tier_state *analysis_tier(struct analysis *a, uint64_t id, int slot);
+
+/* The bucket length that applies once a whole capture has been read */
+uint64_t analysis_interval(const struct analysis *a);
+
+#endif

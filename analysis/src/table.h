@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A report is a list of tables; one renderer per output format turns the
+ * same tables into aligned text for people, or CSV and JSON for scripts,
+ * so the formats cannot disagree on a figure.
+ */
+#ifndef TABLE_H
+#define TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum col_type {
+	COL_STR,
+	COL_INT,
+	COL_PAGES,	/* text: MiB; csv, json: pages */
+	COL_LIMIT,	/* pages, or "max" */
+	COL_TIME,	/* text: seconds into the capture; csv, json: ns */
+};
+
+struct column {
+	const char *name;	/* csv and json key */
+	const char *label;	/* text header */
+	enum col_type type;
+};
+
+/* A COL_LIMIT cell's value for "no limit" */
+#define CELL_NO_LIMIT INT64_C(-1)
+
+struct cell {
+	int64_t v;
+	char *s;
+	bool null;		/* unknown: "-", empty, null */
+};
+
+struct table {
+	const char *name;
+	const char *title;
+	const struct column *cols;
+	int ncols;
+	struct cell *cells;
+	size_t nrows, cap;
+};
+
+struct render_ctx {
+	uint64_t t0;		/* time 0 of text timestamps, ns */
+	int page_size;
+};
+
+void table_init(struct table *t, const char *name, const char *title,
+		const struct column *cols, int ncols);
+void table_free(struct table *t);
+/* A new row, all cells unknown; NULL when out of memory */
+struct cell *table_row(struct table *t);
+void cell_int(struct cell *c, int64_t v);
+bool cell_str(struct cell *c, const char *s);
+
+enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+bool parse_format(const char *s, enum format *f);
+/* JSON: @meta is written first as a "capture" object, if given */
+int render_tables(FILE *f, enum format fmt, const struct render_ctx *ctx,
+		  struct table *const *tables, int n, const struct table *meta);
+
+/* Writers shared with the SVG output */
+void json_string(FILE *f, const char *s);
+void xml_string(FILE *f, const char *s);
+
+#endif
