@@ -5,8 +5,10 @@
 #   make test   host checks + the guest suite booted with and without
 #               cgroup.memory=tiered_limits; ends with "N passed, N failed"
 #   make check  checkpatch --strict on every patch, build every prefix
+#   make bench  benchmarks: figures and ratios, never a verdict
+#   make fuzz   the analyzer's decoder under libFuzzer, bounded in time
 #
-# Each of run, test and check installs what is missing first (make deps).
+# Each installs what is missing first (make deps).
 
 SHELL := /bin/bash
 BUILD := build
@@ -17,7 +19,8 @@ WORKLOADS := $(patsubst tracing/workloads/%.c,$(GUEST)/bin/%,$(wildcard tracing/
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(wildcard tests/guest/*.c))
 GUEST_FILES := $(shell find initramfs tracing tests/guest -type f 2>/dev/null)
 
-.PHONY: all deps kernel initramfs run test check clean distclean
+.PHONY: all deps kernel initramfs analyzer run test check bench fuzz fixtures \
+	clean distclean
 
 all: kernel initramfs
 
@@ -39,19 +42,35 @@ $(BUILD)/initramfs.cpio.gz: $(WORKLOADS) $(GUEST_TESTS) $(GUEST_FILES)
 
 initramfs: $(BUILD)/initramfs.cpio.gz
 
+analyzer:
+	@$(MAKE) --no-print-directory -C analysis
+
 run: deps
-	@$(MAKE) --no-print-directory kernel initramfs
+	@$(MAKE) --no-print-directory kernel initramfs analyzer
 	@scripts/run.sh
 
 test: deps
-	@$(MAKE) --no-print-directory kernel initramfs
+	@$(MAKE) --no-print-directory kernel initramfs analyzer
 	@tests/run.sh
 
 check: deps
 	@scripts/check-series.sh
 
+bench: deps
+	@$(MAKE) --no-print-directory kernel initramfs
+	@scripts/bench.sh
+
+fuzz:
+	@scripts/deps.sh clang libclang-rt-14-dev
+	@$(MAKE) --no-print-directory -C analysis fuzz
+
+fixtures: deps
+	@$(MAKE) --no-print-directory kernel initramfs
+	@scripts/fixtures.sh
+
 clean:
 	rm -rf out $(GUEST) $(BUILD)/initramfs.cpio.gz
+	@$(MAKE) --no-print-directory -C analysis clean
 
 distclean:
 	rm -rf out $(BUILD)

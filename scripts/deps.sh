@@ -1,13 +1,16 @@
 #!/bin/bash
 # Install, with apt-get, whatever of the project's build and run
 # dependencies is missing.  Quiet when everything is there already.
+#
+#   scripts/deps.sh [PACKAGE]...   also the packages named (make fuzz)
 set -euo pipefail
 
 pkgs=(
 	linux-source-6.12 gcc libc6-dev make bc bison flex libelf-dev libssl-dev
-	git xz-utils cpio gzip pkg-config
+	git xz-utils cpio gzip pkg-config python3 time
 	libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
 	qemu-system-x86 busybox-static
+	"$@"
 )
 
 missing=()

@@ -1,7 +1,9 @@
 #!/bin/bash
 # "make run": the default scenario (tracing/scenarios/default) booted
 # without and then with cgroup.memory=tiered_limits; prints where each
-# cgroup's memory sat and what the capture holds.
+# cgroup's memory sat, what the capture holds and, with the feature on,
+# the analyzer's summary and churn reports (the full report, JSON and SVG
+# timeline are left beside the capture).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,4 +18,12 @@ for mode in off on; do
 	trace-cmd report -i $out/trace.dat 2>/dev/null |
 		sed -n 's/^.*\] *[0-9.]*: *\([a-z_0-9]*\):.*/\1/p' |
 		sort | uniq -c | awk '{ printf "  %-40s %8d\n", $2, $1 }'
+	[ $mode = on ] || continue
+	report=analysis/memcg-tier-report
+	$report all -o $out/report.txt --svg $out/trace.svg $out/trace.dat
+	$report all -f json -o $out/report.json $out/trace.dat
+	echo "== feature on: $report summary + churn (all of it: $out/report.txt," \
+		"$out/report.json, $out/trace.svg)"
+	$report summary $out/trace.dat | sed 's/^/  /'
+	$report churn --top 10 --no-header $out/trace.dat | sed 's/^/  /'
 done
