@@ -57,7 +57,7 @@ check: deps
 	@scripts/check-series.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory kernel initramfs
+	@$(MAKE) --no-print-directory kernel initramfs analyzer
 	@scripts/bench.sh
 
 fuzz:

@@ -2,6 +2,10 @@
 # "make bench": benchmarks print figures and ratios against their targets
 # and never fail on a number (a run that breaks still fails).
 #
+#   fairness   the cover letter's experiment at guest scale
+#              (tracing/scenarios/fairness): N staggered pointer-chasing
+#              cgroups booted without and with tiered limits, TRIALS each
+#              (BENCH_TRIALS, default 3; BENCH_JOBS, default 6)
 #   analyzer   memcg-tier-report against "trace-cmd report" and a bare
 #              libtracecmd iteration (analysis/tests/bench-iterate.c) on a
 #              capture of about 2 million events and one of 4x that,
@@ -13,9 +17,10 @@ cd "$(dirname "$0")/.."
 out=out/bench
 mkdir -p $out
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || sections=(analyzer)
+[ ${#sections[@]} -gt 0 ] || sections=(fairness analyzer)
 
-say() { printf 'bench: %s\n' "$*"; }
+# Progress goes to standard error, figures to standard output
+say() { printf 'bench: %s\n' "$*" >&2; }
 
 # measure CMD...: "WALL_S RSS_KIB" of the fastest of 3 runs (after one
 # warm-up run), output discarded
@@ -36,10 +41,10 @@ measure() {
 analyzer() {
 	local report=analysis/memcg-tier-report bare=analysis/build/bench-iterate
 	local scale dat n tw tr bw br aw ar
-	make -s --no-print-directory -C analysis memcg-tier-report bench-iterate
+	make -s --no-print-directory -C analysis memcg-tier-report bench-iterate >&2
 	say "analyzer: recording the captures in the guest (TCG; about 10 minutes)"
 	./run-qemu.sh --quiet --scenario bench --out $out/capture --timeout 3000 \
-		--append cgroup.memory=tiered_limits
+		--append cgroup.memory=tiered_limits >&2
 	echo
 	echo "## Analyzer speed and memory"
 	echo
@@ -68,9 +73,131 @@ analyzer() {
 	done
 }
 
+# fairness_run DIR: "FAST_MIN FAST_MAX SLOW_MIN SLOW_MAX JCT_MIN JCT_MEAN
+# JCT_MAX" (MiB, seconds) of one boot: each cgroup's mean anon memory per
+# node while all jobs ran (from the last start to the first end), and
+# the jobs' completion times.
+fairness_run() {
+	awk 'FNR == 1 { f++ }
+	f == 1 { s[$1] = $2; e[$1] = $3; if ($2 > lo) lo = $2
+		 if (hi == "" || $3 < hi) hi = $3; next }
+	$1 >= lo && $1 <= hi { n0[$2] += $3; n1[$2] += $4; c[$2]++ }
+	END {
+		fmin = smin = jmin = 1e30; fmax = smax = jmax = 0
+		for (cg in s) {
+			if (!c[cg]) { print "no samples for " cg > "/dev/stderr"; exit 1 }
+			a = n0[cg] / c[cg] / 1048576; b = n1[cg] / c[cg] / 1048576
+			d = e[cg] - s[cg]; jsum += d; n++
+			if (a < fmin) fmin = a; if (a > fmax) fmax = a
+			if (b < smin) smin = b; if (b > smax) smax = b
+			if (d < jmin) jmin = d; if (d > jmax) jmax = d
+		}
+		printf "%.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", fmin, fmax, smin, smax,
+			jmin, jsum / n, jmax
+	}' "$1/fairness.jobs" "$1/fairness.samples"
+}
+
+fairness() {
+	local trials=${BENCH_TRIALS:-3} jobs=${BENCH_JOBS:-6} t mode args dir
+	say "fairness: $trials trials x 2 modes, $jobs jobs each (about 2 minutes a boot)"
+	for t in $(seq 1 "$trials"); do
+		for mode in off on; do
+			args="bench.jobs=$jobs"
+			[ $mode = off ] || args="$args cgroup.memory=tiered_limits"
+			# The first trial of each mode is recorded for the analyzer
+			[ "$t" -gt 1 ] || args="$args bench.record=1"
+			dir=$out/fairness-$mode-$t
+			say "fairness: trial $t, feature $mode"
+			./run-qemu.sh --quiet --scenario fairness --out $dir \
+				--timeout 1500 --append "$args" >&2
+			fairness_run $dir >$dir/figures
+		done
+	done
+	echo
+	echo "## Fairness: the cover letter's experiment in the guest"
+	echo
+	sed -n 's/^fairness: //p' $out/fairness-on-1/console.log | head -n 1
+	echo "Demotion on, numa_balancing=2, $trials trials per mode; usage is each"
+	echo "cgroup's mean anon memory per node from memory.numa_stat (sampled once"
+	echo "a second) while all jobs ran, then min and max over the cgroups,"
+	echo "averaged over the trials.  Cover letter: 12 x 80G on 750G DRAM + 250G"
+	echo "CXL, 8 trials, in GB."
+	for mode in off on; do
+		cat $out/fairness-$mode-*/figures |
+			awk -v m=$mode '{ for (i = 1; i <= 7; i++) v[i] += $i; n++ }
+			END { printf "%s", m; for (i = 1; i <= 7; i++) printf " %.2f", v[i] / n; print "" }'
+	done | awk '
+	{ for (i = 2; i <= 8; i++) v[$1, i - 1] = $i }
+	function row(name, a, b, cl) { printf "| %-9s | %8s | %8s | %-22s |\n", name, a, b, cl }
+	function ratio(m, lo, hi) { return sprintf("%.2fx", v[m, hi] / v[m, lo]) }
+	END {
+		print ""
+		print "Mean fast-tier (node 0) usage per cgroup, MiB"
+		print ""
+		row("", "Untiered", "Tiered", "cover letter (GB)")
+		row("---", "---:", "---:", "---")
+		row("min", v["off", 1], v["on", 1], "43.09 -> 51.25")
+		row("max", v["off", 2], v["on", 2], "68.54 -> 53.03")
+		row("max/min", ratio("off", 1, 2), ratio("on", 1, 2), "1.59x -> 1.03x")
+		print ""
+		print "Mean slow-tier (node 1) usage per cgroup, MiB"
+		print ""
+		row("", "Untiered", "Tiered", "cover letter (GB)")
+		row("---", "---:", "---:", "---")
+		row("min", v["off", 3], v["on", 3], "3.05 -> 13.98")
+		row("max", v["off", 4], v["on", 4], "21.65 -> 14.87")
+		row("max/min", ratio("off", 3, 4), ratio("on", 3, 4), "7.10x -> 1.06x")
+		print ""
+		print "Job completion time, s (emulated tiers have equal latency)"
+		print ""
+		printf "| %-9s | %8s | %8s | %7s | %-22s |\n", "", "Untiered", "Tiered", "Delta", "cover letter"
+		printf "| %-9s | %8s | %8s | %7s | %-22s |\n", "---", "---:", "---:", "---:", "---"
+		split("min mean max", name, " ")
+		split("260.1 -> 276.5|274.4 -> 290.0|315.0 -> 302.6", cl, "|")
+		for (i = 1; i <= 3; i++)
+			printf "| %-9s | %8.1f | %8.1f | %+6.1f%% | %-22s |\n", name[i],
+				v["off", 4 + i], v["on", 4 + i],
+				100 * (v["on", 4 + i] / v["off", 4 + i] - 1), cl[i]
+		a = v["off", 7] - v["off", 5]; b = v["on", 7] - v["on", 5]
+		printf "| %-9s | %8.1f | %8.1f | %+6.0f%% | %-22s |\n", "max - min", a, b,
+			a ? 100 * (b / a - 1) : 0, "54.9 -> 26.1"
+		print ""
+		printf "Targets: tiered max/min <= 1.05x fast (%s), <= 1.10x slow (%s);\n",
+			ratio("on", 1, 2), ratio("on", 3, 4)
+		printf "untiered must show the imbalance (fast %s, slow %s).\n",
+			ratio("off", 1, 2), ratio("off", 3, 4)
+	}'
+	for mode in off on; do
+		dir=$out/fairness-$mode-1
+		[ -s $dir/trace.dat ] || continue
+		echo
+		echo "Recorded trial, feature $mode: \`memcg-tier-report churn $dir/trace.dat\`"
+		echo '```'
+		analysis/memcg-tier-report churn --top 10 --svg $dir/timeline.svg \
+			$dir/trace.dat 2>&1 || true
+		echo '```'
+		[ -s $dir/timeline.svg ] && echo "SVG timeline: $dir/timeline.svg"
+	done
+}
+
 for s in "${sections[@]}"; do
 	case $s in
-	analyzer) analyzer ;;
-	*) echo "bench: unknown section '$s' (analyzer)" >&2; exit 2 ;;
+	fairness|analyzer) ;;
+	*) echo "bench: unknown section '$s' (fairness, analyzer)" >&2; exit 2 ;;
 	esac
 done
+# The figures go to standard output and to out/bench/results.md, which
+# docs/results.md is a copy of.
+{
+	echo "# make bench results"
+	echo
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), \`scripts/bench.sh ${sections[*]}\`" \
+		"(\`make bench\` runs every section) on $(nproc) host cores."
+	echo "Guest: QEMU $(qemu-system-x86_64 --version | sed -n 's/.*version \([0-9.]*\).*/\1/p') TCG, 2 vCPUs," \
+		"node 0 1536M (CPUs, fast tier), node 1 512M CPU-less (HMAT: 3x latency," \
+		"slow tier), kernel $(make -s -C build/linux kernelversion 2>/dev/null)" \
+		"with patches/series."
+	for s in "${sections[@]}"; do
+		$s
+	done
+} | tee $out/results.md
