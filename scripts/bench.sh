@@ -115,7 +115,7 @@ fairness_run() {
 
 fairness() {
 	local trials=${BENCH_TRIALS:-3} jobs=${BENCH_JOBS:-6} t mode args dir
-	say "fairness: $trials trials x 2 modes, $jobs jobs each (about 2 minutes a boot)"
+	say "fairness: $trials trials x 2 modes, $jobs jobs each (about 4 minutes a boot under TCG)"
 	for t in $(seq 1 "$trials"); do
 		for mode in off on; do
 			args="bench.jobs=$jobs"
