@@ -271,9 +271,7 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 			snprintf(err, errlen, "%s=%.40s is not a size", tok, v);
 			return -1;
 		}
-		if (!strcmp(tok, "capacity"))
-			t->capacity = pages;
-		else if (!strcmp(tok, "usage"))
+		if (!strcmp(tok, "usage"))
 			usage = pages;
 		else if (!strcmp(tok, "min"))
 			t->min = pages;
@@ -283,7 +281,7 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 			high = pages;
 		else if (!strcmp(tok, "max"))
 			max = pages;
-		/* counters (reclaims=, ...) are what the events count */
+		/* capacity= and the counters (reclaims=, ...): the events say */
 	}
 	if (usage == NO_LIMIT) {
 		snprintf(err, errlen, "no usage= for tier%d", slot);

@@ -23,7 +23,7 @@ int read_cgroup_map(struct analysis *a, const char *file,
 
 /*
  * A memory.tier_stat snapshot, "ID PATH tierN key=value..." lines: tier
- * nodes, capacity and limits, and usage at the capture's start.
+ * nodes and limits, and usage at the capture's start.
  */
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
 		   char *err, size_t errlen);

@@ -171,7 +171,9 @@ static const struct column summary_cols[] = {
 	{ "reclaims_charge", "rcl:charge", COL_INT },
 	{ "reclaims_high", "rcl:high", COL_INT },
 	{ "reclaims_limit", "rcl:limit", COL_INT },
-	{ "reclaimed_pages", "reclaimed", COL_PAGES },
+	{ "reclaimed_charge_pages", "rcl'd:charge", COL_PAGES },
+	{ "reclaimed_high_pages", "rcl'd:high", COL_PAGES },
+	{ "reclaimed_limit_pages", "rcl'd:limit", COL_PAGES },
 	{ "recharged_pages", "recharged", COL_PAGES },
 	{ "refused_tier_max_pages", "refused:max", COL_PAGES },
 	{ "refused_promotion_pages", "refused:gate", COL_PAGES },
@@ -188,14 +190,13 @@ bool report_summary(struct table *tb, const struct analysis *a,
 	int s;
 
 	table_init(tb, "summary",
-		   "summary: per cgroup and tier (rcl: reclaim runs by reason)",
+		   "summary: per cgroup and tier (rcl: reclaim runs, rcl'd: pages reclaimed, by reason)",
 		   summary_cols, sizeof(summary_cols) / sizeof(summary_cols[0]));
 	v = selected(a, o, &n);
 	for (i = 0; v && ok && i < n; i++) {
 		for (s = 0; ok && s < TIER_MAX_SLOTS; s++) {
 			const struct tier_state *t = &v[i]->tier[s];
 			struct cell *r;
-			int64_t reclaimed = 0;
 			int k;
 
 			if (!t->seen)
@@ -228,16 +229,16 @@ bool report_summary(struct table *tb, const struct analysis *a,
 			cell_int(&r[10], t->charged);
 			cell_int(&r[11], t->uncharged);
 			cell_int(&r[12], t->forced);
-			for (k = 0; k < 3; k++)
+			/* By reason; "other" stays out of the columns */
+			for (k = 0; k < 3; k++) {
 				cell_int(&r[13 + k], t->reclaims[k]);
-			for (k = 0; k < NR_RECLAIM_REASONS; k++)
-				reclaimed += t->reclaimed[k];
-			cell_int(&r[16], reclaimed);
-			cell_int(&r[17], t->recharged);
-			cell_int(&r[18], t->refused[REFUSE_TIER_MAX]);
-			cell_int(&r[19], t->refused[REFUSE_PROMOTION_GATE]);
-			cell_int(&r[20], t->steered_away);
-			cell_int(&r[21], t->steered_in);
+				cell_int(&r[16 + k], t->reclaimed[k]);
+			}
+			cell_int(&r[19], t->recharged);
+			cell_int(&r[20], t->refused[REFUSE_TIER_MAX]);
+			cell_int(&r[21], t->refused[REFUSE_PROMOTION_GATE]);
+			cell_int(&r[22], t->steered_away);
+			cell_int(&r[23], t->steered_in);
 		}
 	}
 	free(v);

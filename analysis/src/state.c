@@ -254,11 +254,8 @@ static void feed_charge(struct analysis *a, struct tier_state *t,
 		t->uncharged -= r->pages;
 		b->uncharged -= r->pages;
 	}
-	t->charges[r->reason]++;
 	if (r->outcome == OUTCOME_FORCED)
 		t->forced++;
-	else if (r->outcome == OUTCOME_FAILED)
-		t->failed++;
 	if (r->reason == CAUSE_MIGRATE && r->pages > 0)
 		b->moved_in += r->pages;
 	/* Pages reclaimed from this tier coming back within the window */
@@ -277,7 +274,6 @@ static void feed_reclaim(struct analysis *a, struct tier_state *t,
 {
 	t->reclaims[r->reason]++;
 	t->reclaimed[r->reason] += r->pages;
-	t->requested += r->requested;
 	b->reclaims++;
 	b->reclaimed += r->pages;
 	if (r->ts - t->last_reclaim_ts > a->cfg.window)

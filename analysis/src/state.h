@@ -36,13 +36,10 @@ struct tier_state {
 	uint64_t min, low, high, max;	/* pages; NO_LIMIT for "max" */
 	bool min_low_known;		/* from a tier_stat snapshot */
 	char nodes[32];			/* "0" or "1-3", when known */
-	uint64_t capacity;		/* pages, from a tier_stat snapshot */
 	int64_t charged, uncharged;
-	uint64_t charges[NR_CAUSES];	/* events by cause */
-	uint64_t forced, failed;	/* charge outcomes */
+	uint64_t forced;		/* charges over the tier's max */
 	uint64_t reclaims[NR_RECLAIM_REASONS];
 	int64_t reclaimed[NR_RECLAIM_REASONS];
-	int64_t requested;
 	uint64_t refusals[NR_REFUSE_REASONS];
 	int64_t refused[NR_REFUSE_REASONS];
 	uint64_t steered_away, steered_in;	/* allocations */
