@@ -11,6 +11,11 @@
 #              capture of about 2 million events and one of 4x that,
 #              recorded in the guest (tracing/scenarios/bench; set
 #              BENCH_REUSE=1 to measure the captures of an earlier run)
+#   cost       fault-in throughput (tracing/scenarios/cost) on the
+#              unpatched 6.12 kernel (built once in build/unpatched) and
+#              the patched one booted without the parameter, with it, and
+#              with it and the memcg_tier events on; boots interleaved,
+#              BENCH_COST_ROUNDS rounds (default 3); "size vmlinux" of both
 #
 #   scripts/bench.sh [SECTION]...     (default: every section)
 set -euo pipefail
@@ -18,7 +23,7 @@ cd "$(dirname "$0")/.."
 out=out/bench
 mkdir -p $out
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || sections=(analyzer fairness)
+[ ${#sections[@]} -gt 0 ] || sections=(cost analyzer fairness)
 
 # Progress goes to standard error, figures to standard output
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -111,6 +116,93 @@ fairness_run() {
 		printf "%.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", fmin, fmax, smin, smax,
 			jmin, jsum / n, jmax
 	}' "$1/fairness.jobs" "$1/fairness.samples"
+}
+
+# The four ways of running the cost scenario: kernel image and arguments
+cost_kernel() { if [ "$1" = unpatched ]; then echo build/unpatched/bzImage; else echo build/bzImage; fi; }
+cost_args() {
+	case $1 in
+	unpatched|off) echo "" ;;
+	on) echo "cgroup.memory=tiered_limits" ;;
+	events) echo "cgroup.memory=tiered_limits cost.events=1" ;;
+	esac
+}
+
+cost() {
+	local rounds=${BENCH_COST_ROUNDS:-3} configs=(unpatched off on events)
+	local r i k cfg dir
+	say "cost: building the unpatched 6.12 kernel in build/unpatched" \
+		"(once; from scratch about as long as the patched build)"
+	KERNEL_BUILD_DIR=$PWD/build/unpatched scripts/kernel.sh build-prefix 0 >&2
+	say "cost: $rounds rounds x ${#configs[@]} boots (about 1 minute a boot under TCG)"
+	for r in $(seq 1 "$rounds"); do
+		# Rotate the order each round so that no configuration always
+		# runs first or last (host caches, thermal, neighbours).
+		for i in 0 1 2 3; do
+			k=$(((i + r - 1) % 4))
+			cfg=${configs[$k]}
+			dir=$out/cost-$cfg-$r
+			say "cost: round $r of $rounds, $cfg"
+			rm -f $dir/cost.txt
+			./run-qemu.sh --quiet --scenario cost --out $dir --timeout 600 \
+				--kernel "$(cost_kernel $cfg)" --append "$(cost_args $cfg)" >&2 ||
+				say "cost: round $r, $cfg failed ($dir/console.log)"
+		done
+	done
+	echo
+	echo "## Cost: fault-in throughput and kernel size"
+	echo
+	sed -n 's/^cost: \(faultin.*\), feature.*/\1/p' $out/cost-on-1/console.log | head -n 1
+	echo "(tracing/scenarios/cost), THP off, $rounds boots per configuration,"
+	echo "interleaved.  Figure: median MiB/s over every repetition of every boot;"
+	echo "the range is that of the per-boot medians."
+	echo
+	printf '| %-34s | %5s | %9s | %17s | %8s | %-11s |\n' configuration boots "MiB/s" "per-boot range" "ratio" target
+	printf '| %-34s | %5s | %9s | %17s | %8s | %-11s |\n' --- ---: ---: ---: ---: ---
+	for cfg in "${configs[@]}"; do
+		for r in $(seq 1 "$rounds"); do
+			[ -s $out/cost-$cfg-$r/cost.txt ] || continue
+			sort -n $out/cost-$cfg-$r/cost.txt |
+				awk -v c=$cfg '{ v[NR] = $1 } END { print c, "boot", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+		done
+		cat $out/cost-$cfg-*/cost.txt 2>/dev/null | sort -n |
+			awk -v c=$cfg '{ v[NR] = $1 } END { if (NR) print c, "all", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	done | awk '
+	$2 == "boot" { n[$1]++; if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if ($3 > hi[$1]) hi[$1] = $3 }
+	$2 == "all" { med[$1] = $3 }
+	END {
+		split("unpatched off on events", c, " ")
+		name["unpatched"] = "unpatched 6.12"
+		name["off"] = "patched, no parameter"
+		name["on"] = "patched, tiered_limits"
+		name["events"] = "patched, tiered_limits + events"
+		tgt["unpatched"] = "-"; tgt["off"] = "within 1%"; tgt["on"] = "within 5%"; tgt["events"] = "reported"
+		for (i = 1; i <= 4; i++) {
+			k = c[i]
+			if (!(k in med)) { printf "| %-34s | %5d | %9s | %17s | %8s | %-11s |\n", name[k], 0, "-", "-", "-", tgt[k]; continue }
+			r = med["unpatched"] > 0 ? sprintf("%.3fx", med[k] / med["unpatched"]) : "-"
+			printf "| %-34s | %5d | %9.1f | %17s | %8s | %-11s |\n", name[k], n[k], med[k],
+				sprintf("%.1f - %.1f", lo[k], hi[k]), r, tgt[k]
+		}
+	}'
+	echo
+	echo "Kernel text size (\`size vmlinux\`, bytes):"
+	echo
+	printf '| %-16s | %10s | %10s | %10s |\n' image text data bss
+	printf '| %-16s | %10s | %10s | %10s |\n' --- ---: ---: ---:
+	size build/unpatched/obj/vmlinux build/obj/vmlinux | awk '
+	NR == 2 { t = $1; d = $2; b = $3; printf "| %-16s | %10d | %10d | %10d |\n", "unpatched", $1, $2, $3 }
+	NR == 3 { printf "| %-16s | %10d | %10d | %10d |\n", "patched", $1, $2, $3
+		  printf "| %-16s | %+10d | %+10d | %+10d |\n", "difference", $1 - t, $2 - d, $3 - b }'
+	# The linker pads .text to a 2 MiB boundary, so size's text column
+	# hides small changes: the functions' own sizes do not.
+	echo
+	for f in build/unpatched/obj/vmlinux build/obj/vmlinux; do
+		nm -S -t d $f | awk '$3 ~ /^[tT]$/ { n += $2 } END { printf "%d\n", n }'
+	done | awk 'NR == 1 { u = $1 } NR == 2 {
+		printf "\`size\` counts .text padded to a 2 MiB boundary; the functions themselves\n"
+		printf "(\`nm -S\`, t/T symbols) take %d bytes unpatched, %d patched: %+d bytes,\n", u, $1, $1 - u
+		printf "%+.2f%% (config: tinyconfig + patches/tiered.config).\n", 100 * ($1 - u) / u }'
 }
 
 fairness() {
@@ -208,8 +300,8 @@ fairness() {
 
 for s in "${sections[@]}"; do
 	case $s in
-	fairness|analyzer) ;;
-	*) echo "bench: unknown section '$s' (fairness, analyzer)" >&2; exit 2 ;;
+	cost|fairness|analyzer) ;;
+	*) echo "bench: unknown section '$s' (cost, fairness, analyzer)" >&2; exit 2 ;;
 	esac
 done
 # The figures go to standard output and to out/bench/results.md, which
