@@ -12,6 +12,8 @@ append=
 out=
 fast_mem=1536M
 slow_mem=512M
+disk_size=512M
+hotplug=
 cpus=2
 accel=tcg
 timeout=900
@@ -41,6 +43,14 @@ Options:
   --fast-mem SIZE     memory of node 0, the fast tier (default: 1536M)
   --slow-mem SIZE     memory of node 1, the slow tier (default: 512M)
   --cpus N            CPUs, all on node 0 (default: 2)
+  --disk SIZE         size of each of the two scratch virtio disks, serial
+                      "swap" and "scratch", sparse files deleted after the
+                      run; tests make swap and an ext2 file system on them
+                      (default: 512M)
+  --hotplug SIZE      leave room for a DIMM of SIZE and, when the guest's
+                      console prints "tiered-guest: hotplug", add it to
+                      node 1 through the QEMU monitor (memory hotplug tests;
+                      the monitor's replies go to DIR/monitor.log)
   --accel tcg|kvm     tcg (default) works everywhere; kvm is faster where
                       the host's KVM can boot this guest
   --timeout SECS      kill the guest after SECS in all (default: 900)
@@ -71,6 +81,8 @@ while [ $# -gt 0 ]; do
 	--fast-mem) need_arg "$@"; fast_mem=$2; shift ;;
 	--slow-mem) need_arg "$@"; slow_mem=$2; shift ;;
 	--cpus) need_arg "$@"; cpus=$2; shift ;;
+	--disk) need_arg "$@"; disk_size=$2; shift ;;
+	--hotplug) need_arg "$@"; hotplug=$2; shift ;;
 	--accel) need_arg "$@"; accel=$2; shift ;;
 	--timeout) need_arg "$@"; timeout=$2; shift ;;
 	--boot-timeout) need_arg "$@"; boot_timeout=$2; shift ;;
@@ -95,7 +107,8 @@ mib() {
 	*) die "memory size '$1' must be like 512M or 2G" ;;
 	esac
 }
-fast_mib=$(mib "$fast_mem") && slow_mib=$(mib "$slow_mem") || exit 2
+fast_mib=$(mib "$fast_mem") && slow_mib=$(mib "$slow_mem") &&
+	disk_mib=$(mib "$disk_size") || exit 2
 case $accel in
 tcg) accel_args=(-accel tcg -cpu max) ;;
 kvm) [ -w /dev/kvm ] || die "--accel kvm: /dev/kvm is not usable"
@@ -109,15 +122,33 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run
 out=${out:-$top/out/$scenario}
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out/verdict" "$out/console.log"
+rm -f "$out/verdict" "$out/console.log" "$out/monitor.log"
 log=$out/console.log
 : >"$log"
 
+# Scratch disks for swap and a disk file system (page cache reclaim can
+# drop); sparse, so they cost the host nothing until the guest writes.
+disks=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX") || die "cannot create a scratch directory"
+trap 'rm -rf "$disks"' EXIT
+disk_args=()
+for d in swap scratch; do
+	truncate -s "${disk_mib}M" "$disks/$d.img" || die "cannot create $disks/$d.img"
+	disk_args+=(-drive "file=$disks/$d.img,if=none,id=$d,format=raw,cache=unsafe"
+		-device "virtio-blk-pci,drive=$d,serial=$d")
+done
+
+mem_args=(-m "$((fast_mib + slow_mib))M" -monitor none)
+if [ -n "$hotplug" ]; then
+	hotplug_mib=$(mib "$hotplug") || exit 2
+	command -v python3 >/dev/null || die "--hotplug needs python3 (run: make deps)"
+	mem_args=(-m "$((fast_mib + slow_mib))M,slots=1,maxmem=$((fast_mib + slow_mib + hotplug_mib))M"
+		-monitor "unix:$disks/monitor.sock,server,nowait")
+fi
+
 last_cpu=$((cpus - 1))
 qemu=(qemu-system-x86_64 -nodefaults -no-user-config -no-reboot
-	-display none -serial "file:$log" -monitor none
+	-display none -serial "file:$log" "${mem_args[@]}"
 	"${accel_args[@]}" -machine q35,hmat=on -smp "$cpus"
-	-m "$((fast_mib + slow_mib))M"
 	-object "memory-backend-ram,id=mem0,size=${fast_mib}M"
 	-object "memory-backend-ram,id=mem1,size=${slow_mib}M"
 	-numa "node,nodeid=0,memdev=mem0,cpus=0-$last_cpu"
@@ -127,8 +158,28 @@ qemu=(qemu-system-x86_64 -nodefaults -no-user-config -no-reboot
 	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=30
 	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=3G
 	-virtfs "local,path=$out,mount_tag=host,security_model=none,id=host"
+	"${disk_args[@]}"
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 oops=panic tiered.scenario=$scenario$append")
+
+# monitor unix:PATH,server,nowait COMMAND...: send HMP commands to QEMU
+monitor() {
+	local sock=${1#unix:}
+	shift
+	python3 - "${sock%%,*}" "$@" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.settimeout(2)
+for cmd in sys.argv[2:]:
+    s.sendall((cmd + "\n").encode())
+    time.sleep(1)
+try:
+    print(s.recv(65536).decode(errors="replace"))
+except socket.timeout:
+    pass
+PY
+}
 
 echo "run-qemu: scenario '$scenario', ${fast_mib}M fast + ${slow_mib}M slow, $accel, kernel args:${append:- (none)}"
 "${qemu[@]}" 2>"$out/qemu.stderr" &
@@ -149,6 +200,13 @@ while kill -0 "$qpid" 2>/dev/null; do
 	fi
 	if [ "$elapsed" -ge "$timeout" ]; then
 		result=timeout; break
+	fi
+	if [ -n "$hotplug" ] && [ ! -e "$out/monitor.log" ] &&
+	   grep -q 'tiered-guest: hotplug' "$log"; then
+		monitor "${mem_args[3]}" \
+			"object_add memory-backend-ram,id=hotplug1,size=${hotplug_mib}M" \
+			"device_add pc-dimm,id=dimm1,memdev=hotplug1,node=1" \
+			>"$out/monitor.log" 2>&1
 	fi
 	sleep 0.5
 done

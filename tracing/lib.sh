@@ -42,3 +42,33 @@ tier_stat_field() {
 tier_share() {
 	awk -v l="$1" -v c="$2" -v t="$3" 'BEGIN { printf "%d\n", int(l * c / t) }'
 }
+
+# disk SERIAL: the device of the scratch disk run-qemu.sh named SERIAL
+# ("swap" or "scratch").
+disk() {
+	local d
+	for d in /sys/block/vd*; do
+		[ "$(cat "$d/serial" 2>/dev/null)" = "$1" ] || continue
+		echo "/dev/${d##*/}"
+		return 0
+	done
+	echo "no virtio disk with serial '$1'" >&2
+	return 1
+}
+
+# swap_on / swap_off: swap on the "swap" disk, for tests that need anon
+# reclaim beyond demotion.
+swap_on() {
+	local d
+	d=$(disk swap) && mkswap "$d" >/dev/null && swapon "$d"
+}
+swap_off() {
+	swapoff "$(disk swap)"
+}
+
+# scratch_mount DIR: a fresh ext2 file system on the "scratch" disk.
+scratch_mount() {
+	local d
+	d=$(disk scratch) && mke2fs -q "$d" >/dev/null && mkdir -p "$1" &&
+		mount -t ext2 "$d" "$1"
+}
