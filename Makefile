@@ -7,6 +7,8 @@
 #   make check  checkpatch --strict on every patch, build every prefix
 #   make bench  benchmarks: figures and ratios, never a verdict
 #   make fuzz   the analyzer's decoder under libFuzzer, bounded in time
+#   make mutations  break each enforcement point in turn, show which guest
+#               tests catch it (a kernel build and a boot per mutation)
 #
 # Each installs what is missing first (make deps).
 
@@ -20,6 +22,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(wildcard tests/gues
 GUEST_FILES := $(shell find initramfs tracing tests/guest -type f 2>/dev/null)
 
 .PHONY: all deps kernel initramfs analyzer run test check bench fuzz fixtures \
+	mutations \
 	clean distclean
 
 all: kernel initramfs
@@ -37,7 +40,17 @@ $(GUEST)/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
-$(BUILD)/initramfs.cpio.gz: $(WORKLOADS) $(GUEST_TESTS) $(GUEST_FILES)
+# The kernel's cgroup memory selftests, from the tree "make kernel" made
+SELFTESTS := $(BUILD)/linux/tools/testing/selftests/cgroup
+$(GUEST)/bin/test_memcontrol: $(SELFTESTS)/test_memcontrol.c $(SELFTESTS)/cgroup_util.c \
+		tests/guest/selftests/line-buffered.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@ (from the kernel tree)"
+	@gcc -static -Wall -pthread -w -I$(SELFTESTS)/.. -o $@ $^ 2>&1 | \
+		grep -v -e getaddrinfo -e 'in function .tcp_client' || true
+
+$(BUILD)/initramfs.cpio.gz: $(WORKLOADS) $(GUEST_TESTS) $(GUEST_FILES) \
+		$(GUEST)/bin/test_memcontrol
 	@initramfs/build.sh $(GUEST) $@
 
 initramfs: $(BUILD)/initramfs.cpio.gz
@@ -59,6 +72,10 @@ check: deps
 bench: deps
 	@$(MAKE) --no-print-directory kernel initramfs analyzer
 	@scripts/bench.sh
+
+mutations: deps
+	@$(MAKE) --no-print-directory kernel initramfs
+	@tests/mutations.sh; status=$$?; scripts/kernel.sh build >/dev/null; exit $$status
 
 fuzz:
 	@scripts/deps.sh clang libclang-rt-14-dev

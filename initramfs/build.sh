@@ -48,6 +48,8 @@ for d in bin:tracing/bin tests:tests; do
 done
 
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
+# test_memcontrol's socket test resolves "localhost"
+echo "127.0.0.1 localhost" >"$root/etc/hosts"
 echo "root:x:0:" >"$root/etc/group"
 
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$output.tmp"

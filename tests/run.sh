@@ -35,13 +35,15 @@ count "" < <(make -s --no-print-directory -C analysis test 2>&1 |
 
 # boot MODE OUT [KERNEL-ARG]...: the test scenario in one boot; its TAP
 # lines prefixed with the mode, and one line for the boot itself.  Fails
-# (status 1) if the guest did not run the suite to the end.
+# (status 1) if the guest did not run the suite to the end.  $run_qemu
+# holds extra run-qemu.sh options.
 boot() {
 	local mode=$1 out=$2 rc
 	shift 2
 	[ $mode = off ] || set -- "$@" cgroup.memory=tiered_limits
 	echo "# guest, feature $mode, $out (console: $out/console.log)"
-	./run-qemu.sh --quiet --scenario test --out $out --append "$*" \
+	# shellcheck disable=SC2086
+	./run-qemu.sh --quiet --scenario test --out $out ${run_qemu:-} --append "$*" \
 		>$out.log 2>&1
 	rc=$?
 	count "[$mode] " < <(grep -E '^(not )?ok ' $out/tap.txt 2>/dev/null)
@@ -54,11 +56,31 @@ boot() {
 	return 1
 }
 
+# selftests MODE OUT: each test_memcontrol result of the boot against the
+# unpatched kernel's (tests/guest/selftests/test_memcontrol.unpatched, with the
+# reason of every result that is not a pass)
+selftests() {
+	local base=tests/guest/selftests/test_memcontrol.unpatched name res want why
+	[ -s $2/test_memcontrol.tap ] || return 0	# selftests.sh said why
+	sed -nE -e 's/^ok [0-9]+ # SKIP ([a-z_]+).*/\1 skip/p' \
+		-e '/# SKIP/!s/^ok [0-9]+ ([a-z_]+).*/\1 pass/p' \
+		-e 's/^not ok [0-9]+ ([a-z_]+).*/\1 fail/p' $2/test_memcontrol.tap >$2/selftests.txt
+	while read -r name want why; do
+		res=$(awk -v n="$name" '$1 == n { print $2 }' $2/selftests.txt)
+		check $([ "$res" = "$want" ]; echo $?) \
+			"test_memcontrol $name: ${res:-no result}, unpatched 6.12: $want${why:+ ($why)}"
+	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' $base |
+		awk '{ n = $1; r = $2; $1 = $2 = ""; sub(/^ +/, ""); print n, r, $0 }')
+}
+
 for mode in off on; do
 	out=out/test-$mode
-	# cgroup v1 needs a boot of its own (see tracing/scenarios/test)
+	# cgroup v1 and memory hotplug need boots of their own (see
+	# tracing/scenarios/test)
 	boot $mode $out-v1 tiered.tests=cgroup-v1
+	run_qemu="--hotplug 256M" boot $mode $out-hotplug tiered.tests=hotplug
 	boot $mode $out || continue
+	count "[$mode] " < <(selftests $mode $out)
 	# The capture made in the guest reads on the host too.
 	n=$(trace-cmd report -i $out/trace-selftest.dat 2>/dev/null |
 		grep -c 'cgroup_mkdir.*trace-selftest')

@@ -1,0 +1,27 @@
+#!/bin/sh
+# The kernel's own cgroup memory selftests, test_memcontrol built from our
+# tree (tools/testing/selftests/cgroup) with its own flags (at -O2 the
+# compiler drops the writes of its alloc_anon(), which frees what it
+# touched, and no OOM test can pass), with loopback up and the working
+# directory on ext2 (its page-cache tests need O_TMPFILE on a disk).  No
+# swap: with swap on, test_memcg_reclaim and test_memcg_swap_max_peak fail
+# on the unpatched kernel too, so swap_max_peak skips.
+# Their kselftest TAP goes to $TIERED_OUT/test_memcontrol.tap; the host
+# (tests/run.sh) compares each result with the unpatched kernel's,
+# tests/guest/selftests/test_memcontrol.unpatched.  Here: that it ran to the end.
+. /tracing/bin/lib.sh
+
+scratch_mount /scratch || { tap 1 "ext2 on the 'scratch' disk"; exit 1; }
+# test_memcg_sock talks TCP over loopback
+ip link set lo up
+out=$TIERED_OUT/test_memcontrol.tap
+(cd /scratch && timeout 600 test_memcontrol) >"$out" 2>&1
+status=$?
+# It prints no plan; it exits 1 when a test failed, more when it broke
+n=$(grep -cE '^(not )?ok [0-9]+ ' "$out")
+tap $([ "$n" -gt 0 ] && [ $status -le 1 ]; echo $?) \
+	"test_memcontrol ran to the end: $n results (status $status)"
+# Its OOM tests' children poll for their parent's exit once a second,
+# with their working directory on /scratch
+sleep 2
+umount /scratch
