@@ -527,7 +527,9 @@ static long protection_run(const char *knob, unsigned long m, unsigned long l,
 		after = -5;
 	else if (!(b0 = region(bf, 0)))
 		after = -6;
-	if (b0) {
+	else if (mlock(b0, bf))
+		after = -7;
+	if (after == -1) {
 		for (i = 0; i < 8; i++) {
 			p = region(x, 0);
 			if (p)
@@ -535,8 +537,9 @@ static long protection_run(const char *knob, unsigned long m, unsigned long l,
 		}
 		after = numa_stat("prot/a", "anon", 0) * 1000 /
 			(before > 0 ? before : 1);
-		munmap(b0, bf);
 	}
+	if (b0)
+		munmap(b0, bf);
 	cg_destroy("prot/b");
 	if (a0)
 		munmap(a0, af);
@@ -550,13 +553,15 @@ out:
 
 /*
  * /sys/fs/cgroup/prot      memory.max = M = 2/5 of node 0; tier 0 max F
- *   prot/a   memory.low or memory.min = L = 4/15 M; tier 0 share FL
+ *   prot/a   memory.low or memory.min = L = M/8; tier 0 share FL
  *            AF = 80% of FL on node 0, AS = 2/3 of prot's tier 1 share
- *            on node 1: a's total is above L, its tier 0 usage below FL,
- *            so only protection per tier covers its fast memory
- *   prot/b   fills tier 0 of prot up to F (bound to node 0), then 8
- *            times faults X = M/40 more there and frees it: each round
- *            makes prot's tier 0 reclaim (demote) about X
+ *            on node 1: a's total is about twice L, its tier 0 usage
+ *            below FL, so only protection per tier covers its fast memory
+ *            (memory's would only scale down how hard it is scanned)
+ *   prot/b   fills tier 0 of prot up to F (bound to node 0, mlocked, so
+ *            that a's pages are all there is to take besides b's new
+ *            ones), then 8 times faults X = M/40 more there and frees
+ *            it: each round makes prot's tier 0 reclaim (demote) about X
  * Tier shares are of node MemTotals, as tiers.sh checks the kernel's.
  * Feature on: a keeps >= 97% of AF on node 0 when protected, <= 90%
  * with no protection.  Off there is no tier limit, so no reclaim: a
@@ -565,7 +570,7 @@ out:
 static void test_protection(void)
 {
 	long n0 = node_bytes(0), n1 = node_bytes(1);
-	unsigned long m = (n0 * 2 / 5) & ~(MB - 1), l = m * 4 / 15;
+	unsigned long m = (n0 * 2 / 5) & ~(MB - 1), l = m / 8;
 	unsigned long f = m * n0 / (n0 + n1);
 	unsigned long af = (l * n0 / (n0 + n1) * 8 / 10) & ~(MB - 1);
 	unsigned long as = ((m - f) * 2 / 3) & ~(MB - 1);
