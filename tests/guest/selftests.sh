@@ -11,6 +11,12 @@
 # tests/guest/selftests/test_memcontrol.unpatched.  Here: that it ran to the end.
 . /tracing/bin/lib.sh
 
+# Its reclaim tests expect reclaimed memory to leave the cgroup, as on the
+# unpatched kernel's default boot; demoted memory stays charged
+demotion=$(cat /sys/kernel/mm/numa/demotion_enabled)
+balancing=$(cat /proc/sys/kernel/numa_balancing)
+echo 0 >/sys/kernel/mm/numa/demotion_enabled
+echo 0 >/proc/sys/kernel/numa_balancing
 scratch_mount /scratch || { tap 1 "ext2 on the 'scratch' disk"; exit 1; }
 # test_memcg_sock talks TCP over loopback
 ip link set lo up
@@ -25,3 +31,7 @@ tap $([ "$n" -gt 0 ] && [ $status -le 1 ]; echo $?) \
 # with their working directory on /scratch
 sleep 2
 umount /scratch
+[ "$demotion" = true ] && demotion=1
+[ "$demotion" = false ] && demotion=0
+echo "$demotion" >/sys/kernel/mm/numa/demotion_enabled
+echo "$balancing" >/proc/sys/kernel/numa_balancing
