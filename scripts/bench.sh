@@ -118,6 +118,11 @@ fairness_run() {
 	}' "$1/fairness.jobs" "$1/fairness.samples"
 }
 
+# median: of the numbers on standard input, one a line
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # The four ways of running the cost scenario: kernel image and arguments
 cost_kernel() { if [ "$1" = unpatched ]; then echo build/unpatched/bzImage; else echo build/bzImage; fi; }
 cost_args() {
@@ -162,11 +167,10 @@ cost() {
 	for cfg in "${configs[@]}"; do
 		for r in $(seq 1 "$rounds"); do
 			[ -s $out/cost-$cfg-$r/cost.txt ] || continue
-			sort -n $out/cost-$cfg-$r/cost.txt |
-				awk -v c=$cfg '{ v[NR] = $1 } END { print c, "boot", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+			echo "$cfg boot $(median <$out/cost-$cfg-$r/cost.txt)"
 		done
-		cat $out/cost-$cfg-*/cost.txt 2>/dev/null | sort -n |
-			awk -v c=$cfg '{ v[NR] = $1 } END { if (NR) print c, "all", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+		cat $out/cost-$cfg-*/cost.txt 2>/dev/null | grep -q . &&
+			echo "$cfg all $(cat $out/cost-$cfg-*/cost.txt | median)"
 	done | awk '
 	$2 == "boot" { n[$1]++; if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if ($3 > hi[$1]) hi[$1] = $3 }
 	$2 == "all" { med[$1] = $3 }
@@ -200,8 +204,8 @@ cost() {
 	for f in build/unpatched/obj/vmlinux build/obj/vmlinux; do
 		nm -S -t d $f | awk '$3 ~ /^[tT]$/ { n += $2 } END { printf "%d\n", n }'
 	done | awk 'NR == 1 { u = $1 } NR == 2 {
-		printf "\`size\` counts .text padded to a 2 MiB boundary; the functions themselves\n"
-		printf "(\`nm -S\`, t/T symbols) take %d bytes unpatched, %d patched: %+d bytes,\n", u, $1, $1 - u
+		printf "`size` counts .text padded to a 2 MiB boundary; the functions themselves\n"
+		printf "(`nm -S`, t/T symbols) take %d bytes unpatched, %d patched: %+d bytes,\n", u, $1, $1 - u
 		printf "%+.2f%% (config: tinyconfig + patches/tiered.config).\n", 100 * ($1 - u) / u }'
 }
 
@@ -248,23 +252,24 @@ fairness() {
 	function row(name, a, b, cl) { printf "| %-9s | %8s | %8s | %-22s |\n", name, a, b, cl }
 	function ratio(m, lo, hi) { return v[m, lo] > 0 ? sprintf("%.2fx", v[m, hi] / v[m, lo]) : "-" }
 	function pct(a, b) { return a > 0 ? sprintf("%+.1f%%", 100 * (b / a - 1)) : "-" }
+	# usage(TITLE, I, CL): min (column I), max (I + 1) and max/min, with
+	# the cover letter figures CL ("min|max|ratio")
+	function usage(title, i, cl,  c) {
+		split(cl, c, "|")
+		print ""
+		print title
+		print ""
+		row("", "Untiered", "Tiered", "cover letter (GB)")
+		row("---", "---:", "---:", "---")
+		row("min", v["off", i], v["on", i], c[1])
+		row("max", v["off", i + 1], v["on", i + 1], c[2])
+		row("max/min", ratio("off", i, i + 1), ratio("on", i, i + 1), c[3])
+	}
 	END {
-		print ""
-		print "Mean fast-tier (node 0) usage per cgroup, MiB"
-		print ""
-		row("", "Untiered", "Tiered", "cover letter (GB)")
-		row("---", "---:", "---:", "---")
-		row("min", v["off", 1], v["on", 1], "43.09 -> 51.25")
-		row("max", v["off", 2], v["on", 2], "68.54 -> 53.03")
-		row("max/min", ratio("off", 1, 2), ratio("on", 1, 2), "1.59x -> 1.03x")
-		print ""
-		print "Mean slow-tier (node 1) usage per cgroup, MiB"
-		print ""
-		row("", "Untiered", "Tiered", "cover letter (GB)")
-		row("---", "---:", "---:", "---")
-		row("min", v["off", 3], v["on", 3], "3.05 -> 13.98")
-		row("max", v["off", 4], v["on", 4], "21.65 -> 14.87")
-		row("max/min", ratio("off", 3, 4), ratio("on", 3, 4), "7.10x -> 1.06x")
+		usage("Mean fast-tier (node 0) usage per cgroup, MiB", 1,
+		      "43.09 -> 51.25|68.54 -> 53.03|1.59x -> 1.03x")
+		usage("Mean slow-tier (node 1) usage per cgroup, MiB", 3,
+		      "3.05 -> 13.98|21.65 -> 14.87|7.10x -> 1.06x")
 		print ""
 		print "Job completion time, s (emulated tiers have equal latency)"
 		print ""
