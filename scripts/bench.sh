@@ -295,6 +295,8 @@ fairness() {
 		[ -s $dir/trace.dat ] || continue
 		echo
 		echo "Recorded trial, feature $mode: \`memcg-tier-report churn $dir/trace.dat\`"
+		[ $mode = on ] || echo "(without the parameter the hooks' static branch is" \
+			"off, so no memcg_tier event fires and the analyzer says so)"
 		echo '```'
 		analysis/memcg-tier-report churn --top 10 --svg $dir/timeline.svg \
 			$dir/trace.dat 2>&1 || true
@@ -309,6 +311,19 @@ for s in "${sections[@]}"; do
 	*) echo "bench: unknown section '$s' (cost, fairness, analyzer)" >&2; exit 2 ;;
 	esac
 done
+# A rough total, so that whoever starts an hour of benchmarks knows it
+minutes=0
+for s in "${sections[@]}"; do
+	case $s in
+	cost)
+		[ -s build/unpatched/bzImage ] || minutes=$((minutes + 20))
+		minutes=$((minutes + ${BENCH_COST_ROUNDS:-3} * 4)) ;;
+	analyzer) minutes=$((minutes + 8)) ;;
+	fairness) minutes=$((minutes + ${BENCH_TRIALS:-3} * 2 * 4)) ;;
+	esac
+done
+say "sections: ${sections[*]}; about $minutes minutes on 2 cores under TCG"
+
 # The figures go to standard output and to out/bench/results.md, which
 # docs/results.md is a copy of.
 {
