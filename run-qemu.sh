@@ -122,7 +122,7 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run
 out=${out:-$top/out/$scenario}
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out/verdict" "$out/console.log" "$out/monitor.log"
+rm -f "$out/verdict" "$out/console.log" "$out/monitor.log" "$out/.stall"
 log=$out/console.log
 : >"$log"
 
@@ -210,9 +210,20 @@ while kill -0 "$qpid" 2>/dev/null; do
 	fi
 	sleep 0.5
 done
+# A guest still running its scenario is asked for its tasks' stacks
+# (initramfs/init watches for .stall) before it is killed.
+if [ "$result" = timeout ]; then
+	touch "$out/.stall"
+	for _ in $(seq 40); do
+		grep -q 'Mem-Info' "$log" && break
+		sleep 0.5
+	done
+	sleep 2
+fi
 if [ -n "$result" ]; then
 	kill "$qpid" 2>/dev/null; sleep 1; kill -9 "$qpid" 2>/dev/null
 fi
+rm -f "$out/.stall"
 wait "$qpid" 2>/dev/null
 qemu_status=$?
 [ -z "$tailpid" ] || wait "$tailpid" 2>/dev/null
@@ -223,7 +234,7 @@ boot-timeout)
 	echo "run-qemu: FAIL: the guest did not reach init within ${boot_timeout}s (killed; console: $log)" >&2
 	exit 4 ;;
 timeout)
-	echo "run-qemu: FAIL: scenario '$scenario' ran longer than ${timeout}s (killed; console: $log)" >&2
+	echo "run-qemu: FAIL: scenario '$scenario' ran longer than ${timeout}s (tasks dumped, then killed; console: $log)" >&2
 	exit 5 ;;
 esac
 if [ ! -s "$out/verdict" ]; then

@@ -31,6 +31,10 @@ mkdir -p "$out"
 expect 1 selftest-fail "a failing scenario"
 expect 3 selftest-panic "a kernel panic"
 expect 5 selftest-hang "a scenario past --timeout" --timeout 20
+grep -q 'tiered-guest: stall reported' "$out/console.log" &&
+	grep -q 'Mem-Info' "$out/console.log" &&
+	grep -q 'task:selftest-hang' "$out/console.log"
+check $? "a run past --timeout dumps the guest's tasks and memory before the kill"
 expect 4 selftest-hang "a boot past --boot-timeout" --boot-timeout 1
 expect 2 no-such-scenario/x "a bad scenario name"
 expect 1 no-such-scenario "a scenario the guest lacks"
