@@ -51,8 +51,13 @@ Options:
                       console prints "tiered-guest: hotplug", add it to
                       node 1 through the QEMU monitor (memory hotplug tests;
                       the monitor's replies go to DIR/monitor.log)
-  --accel tcg|kvm     tcg (default) works everywhere; kvm is faster where
-                      the host's KVM can boot this guest
+  --accel tcg|tcg-icount|kvm
+                      tcg (default) works everywhere; tcg-icount is tcg
+                      with QEMU's instruction counting (-icount shift=0,
+                      sleep=off): the guest clock advances 1 ns per guest
+                      instruction, so guest timings measure code path
+                      length and not the host's load (benchmarks); kvm is
+                      faster where the host's KVM can boot this guest
   --timeout SECS      kill the guest after SECS in all (default: 900)
   --boot-timeout SECS kill the guest if init has not started after SECS
                       (default: 120)
@@ -111,9 +116,11 @@ fast_mib=$(mib "$fast_mem") && slow_mib=$(mib "$slow_mem") &&
 	disk_mib=$(mib "$disk_size") || exit 2
 case $accel in
 tcg) accel_args=(-accel tcg -cpu max) ;;
+# Instruction counting needs single-threaded TCG
+tcg-icount) accel_args=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off) ;;
 kvm) [ -w /dev/kvm ] || die "--accel kvm: /dev/kvm is not usable"
      accel_args=(-accel kvm -cpu qemu64) ;;
-*) die "--accel must be tcg or kvm" ;;
+*) die "--accel must be tcg, tcg-icount or kvm" ;;
 esac
 [ -f "$kernel" ] || die "kernel '$kernel' not found (run: make kernel)"
 [ -f "$initrd" ] || die "initramfs '$initrd' not found (run: make initramfs)"

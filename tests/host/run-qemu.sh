@@ -18,6 +18,8 @@ check $([ -z "$missing" ]; echo $?) "--help documents every option${missing:+ (m
 check $([ $? -eq 2 ]; echo $?) "an unknown option exits 2"
 "$rq" --fast-mem 12Q >/dev/null 2>&1
 check $([ $? -eq 2 ]; echo $?) "a bad memory size exits 2"
+"$rq" --accel hvf >/dev/null 2>&1
+check $([ $? -eq 2 ]; echo $?) "an unknown --accel exits 2"
 
 # expect STATUS SCENARIO DESCRIPTION [OPTION]...
 expect() {
@@ -35,6 +37,7 @@ grep -q 'tiered-guest: stall reported' "$out/console.log" &&
 	grep -q 'Mem-Info' "$out/console.log" &&
 	grep -q 'task:selftest-hang' "$out/console.log"
 check $? "a run past --timeout dumps the guest's tasks and memory before the kill"
+expect 1 selftest-fail "a failing scenario under --accel tcg-icount" --accel tcg-icount
 expect 4 selftest-hang "a boot past --boot-timeout" --boot-timeout 1
 expect 2 no-such-scenario/x "a bad scenario name"
 expect 1 no-such-scenario "a scenario the guest lacks"
