@@ -9,8 +9,7 @@
 #   analyzer   memcg-tier-report against "trace-cmd report" and a bare
 #              libtracecmd iteration (analysis/tests/bench-iterate.c) on a
 #              capture of about 2 million events and one of 4x that,
-#              recorded in the guest (tracing/scenarios/bench; set
-#              BENCH_REUSE=1 to measure the captures of an earlier run)
+#              recorded in the guest (tracing/scenarios/bench)
 #   cost       fault-in throughput (tracing/scenarios/cost) on the
 #              unpatched 6.12 kernel (built once in build/unpatched) and
 #              the patched one booted without the parameter, with it, and
@@ -19,6 +18,9 @@
 #              clock under instruction counting; "size vmlinux" of both
 #
 #   scripts/bench.sh [SECTION]...     (default: every section)
+#
+# BENCH_REUSE=1 reuses an earlier run's captures (analyzer) and samples
+# (fairness) from out/bench instead of booting again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=out/bench
@@ -97,13 +99,17 @@ analyzer() {
 
 # fairness_run DIR: "FAST_MIN FAST_MAX SLOW_MIN SLOW_MAX JCT_MIN JCT_MEAN
 # JCT_MAX" (MiB, seconds) of one boot: each cgroup's mean anon memory per
-# node while all jobs ran (from the last start to the first end), and
-# the jobs' completion times.
+# node over its own run while its working set was resident (samples
+# within 90% of its peak total, so neither the fill nor the exit counts),
+# and the jobs' completion times.  Not the window in which all jobs ran:
+# under TCG one job's run time varies fourfold between boots, and a job
+# that ends early shrinks that window to a sample or two.
 fairness_run() {
 	awk 'FNR == 1 { f++ }
-	f == 1 { s[$1] = $2; e[$1] = $3; if ($2 > lo) lo = $2
-		 if (hi == "" || $3 < hi) hi = $3; next }
-	$1 >= lo && $1 <= hi { n0[$2] += $3; n1[$2] += $4; c[$2]++ }
+	f == 1 { s[$1] = $2; e[$1] = $3; next }
+	!($2 in s) || $1 < s[$2] || $1 > e[$2] { next }
+	f == 2 { if ($3 + $4 > peak[$2]) peak[$2] = $3 + $4; next }
+	$3 + $4 >= 0.9 * peak[$2] { n0[$2] += $3; n1[$2] += $4; c[$2]++ }
 	END {
 		fmin = smin = jmin = 1e30; fmax = smax = jmax = 0
 		for (cg in s) {
@@ -116,7 +122,7 @@ fairness_run() {
 		}
 		printf "%.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", fmin, fmax, smin, smax,
 			jmin, jsum / n, jmax
-	}' "$1/fairness.jobs" "$1/fairness.samples"
+	}' "$1/fairness.jobs" "$1/fairness.samples" "$1/fairness.samples"
 }
 
 # median: of the numbers on standard input, one a line
@@ -219,7 +225,11 @@ cost() {
 
 fairness() {
 	local trials=${BENCH_TRIALS:-3} jobs=${BENCH_JOBS:-6} t mode args dir
-	say "fairness: $trials trials x 2 modes, $jobs jobs each (about 4 minutes a boot under TCG)"
+	if [ "${BENCH_REUSE:-0}" = 1 ]; then
+		say "fairness: re-reading the samples of $trials trials x 2 modes in $out"
+	else
+		say "fairness: $trials trials x 2 modes, $jobs jobs each (about 4 minutes a boot under TCG)"
+	fi
 	for t in $(seq 1 "$trials"); do
 		for mode in off on; do
 			args="bench.jobs=$jobs"
@@ -227,8 +237,12 @@ fairness() {
 			# The first trial of each mode is recorded for the analyzer
 			[ "$t" -gt 1 ] || args="$args bench.record=1"
 			dir=$out/fairness-$mode-$t
-			say "fairness: trial $t, feature $mode"
 			rm -f $dir/figures
+			if [ "${BENCH_REUSE:-0}" = 1 ]; then
+				[ ! -s $dir/fairness.samples ] || fairness_run $dir >$dir/figures
+				continue
+			fi
+			say "fairness: trial $t, feature $mode"
 			# A trial that does not finish is reported, not fatal
 			if ./run-qemu.sh --quiet --scenario fairness --out $dir \
 				--timeout 900 --append "$args" >&2; then
@@ -244,12 +258,15 @@ fairness() {
 	sed -n 's/^fairness: //p' $out/fairness-on-1/console.log | head -n 1
 	echo "Demotion on, numa_balancing=2, $trials trials per mode; usage is each"
 	echo "cgroup's mean anon memory per node from memory.numa_stat (sampled once"
-	echo "a second) while all jobs ran, then min and max over the cgroups,"
-	echo "averaged over the trials.  Cover letter: 12 x 80G on 750G DRAM + 250G"
-	echo "CXL, 8 trials, in GB."
+	echo "a second) over its own run while its working set was resident (within"
+	echo "90% of its peak), then min and max over the cgroups, averaged over the"
+	echo "trials.  Cover letter: 12 x 80G on 750G DRAM + 250G CXL, 8 trials, in GB."
 	for mode in off on; do
 		echo "Trials that finished, feature $mode:" \
-			"$(cat $out/fairness-$mode-*/figures 2>/dev/null | wc -l) of $trials."
+			"$(cat $out/fairness-$mode-*/figures 2>/dev/null | wc -l) of $trials;" \
+			"fast and slow max/min per trial:" \
+			"$(cat $out/fairness-$mode-*/figures 2>/dev/null | awk '{
+				printf "%s%.2fx/%.2fx", (NR > 1 ? ", " : ""), ($1 > 0 ? $2 / $1 : 0), ($3 > 0 ? $4 / $3 : 0) }')."
 	done
 	for mode in off on; do
 		cat $out/fairness-$mode-*/figures 2>/dev/null |
@@ -326,8 +343,11 @@ for s in "${sections[@]}"; do
 	cost)
 		[ -s build/unpatched/bzImage ] || minutes=$((minutes + 20))
 		minutes=$((minutes + ${BENCH_COST_ROUNDS:-3} * 4)) ;;
-	analyzer) minutes=$((minutes + 8)) ;;
-	fairness) minutes=$((minutes + ${BENCH_TRIALS:-3} * 2 * 4)) ;;
+	# BENCH_REUSE=1: the analyzer is only timed, fairness only re-read
+	analyzer) if [ "${BENCH_REUSE:-0}" = 1 ]; then minutes=$((minutes + 3))
+		  else minutes=$((minutes + 8)); fi ;;
+	fairness) [ "${BENCH_REUSE:-0}" = 1 ] ||
+		minutes=$((minutes + ${BENCH_TRIALS:-3} * 2 * 4)) ;;
 	esac
 done
 say "sections: ${sections[*]}; about $minutes minutes on 2 cores under TCG"
