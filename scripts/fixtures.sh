@@ -11,7 +11,7 @@ dest=analysis/tests/fixtures
 mkdir -p $dest
 for f in tierpush.dat tierpush.cgroups tierpush.tier_stat.start \
 	 tierpush.tier_stat.end tierpush.numa_stat tierpush.out \
-	 no-memcg-tier.dat; do
+	 no-memcg-tier.dat instance.dat; do
 	cp $out/$f $dest/$f
 done
 du -ch $dest/* | tail -n 1 | sed 's/^/fixtures: /'
