@@ -7,6 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# report ARG...: the analyzer; a damaged capture (exit 3) is reported in
+# its output and on stderr, and the run goes on
+report() {
+	analysis/memcg-tier-report "$@" || [ $? -eq 3 ]
+}
+
 for mode in off on; do
 	args=
 	[ $mode = off ] || args=cgroup.memory=tiered_limits
@@ -19,11 +25,10 @@ for mode in off on; do
 		sed -n 's/^.*\] *[0-9.]*: *\([a-z_0-9]*\):.*/\1/p' |
 		sort | uniq -c | awk '{ printf "  %-40s %8d\n", $2, $1 }'
 	[ $mode = on ] || continue
-	report=analysis/memcg-tier-report
-	$report all -o $out/report.txt --svg $out/trace.svg $out/trace.dat
-	$report all -f json -o $out/report.json $out/trace.dat
-	echo "== feature on: $report summary + churn (all of it: $out/report.txt," \
-		"$out/report.json, $out/trace.svg)"
-	$report summary $out/trace.dat | sed 's/^/  /'
-	$report churn --top 10 --no-header $out/trace.dat | sed 's/^/  /'
+	report all -o $out/report.txt --svg $out/trace.svg $out/trace.dat
+	report all -f json -o $out/report.json $out/trace.dat
+	echo "== feature on: analysis/memcg-tier-report summary + churn (all of it:" \
+		"$out/report.txt, $out/report.json, $out/trace.svg)"
+	report summary $out/trace.dat | sed 's/^/  /'
+	report churn --top 10 --no-header $out/trace.dat | sed 's/^/  /'
 done

@@ -146,11 +146,14 @@ static int build_sym_map(struct event_ref *ev, int i, struct tep_event *event,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* With a table, a value it does not name is no value at all (-1) */
 	for (k = 0; k <= max; k++)
-		map[k] = arg || k >= spec->nr_names - 1 ? spec->nr_names - 1 : k;
+		map[k] = arg ? -1 : k >= spec->nr_names - 1 ?
+			spec->nr_names - 1 : k;
 	for (s = arg ? arg->symbol.symbols : NULL; s; s = s->next) {
 		long v = strtol(s->value, NULL, 0);
 
+		map[v] = spec->nr_names - 1;
 		for (k = 0; k < spec->nr_names - 1; k++)
 			if (!strcmp(s->str, spec->names[k]))
 				map[v] = k;
@@ -262,6 +265,9 @@ struct cursor {
 	const unsigned char *data;
 	int size;
 	int bad;		/* a field ran past the record */
+	int sym_bad;		/* a symbolic field's value is not in its table */
+	const char *sym_field;
+	long long sym_value;
 };
 
 static long long num(struct cursor *c, int i)
@@ -321,15 +327,22 @@ static unsigned long long bitmask64(struct cursor *c, int i)
 	return v;
 }
 
+/*
+ * A symbolic field as our enum: "other" for a name the analyzer does not
+ * know; a value the format's own table does not name is damage (c->sym_bad).
+ */
 static int sym(struct cursor *c, int which, int i)
 {
 	const struct event_ref *ev = c->ev;
 	long long v = num(c, i);
+	int k = v >= 0 && v < ev->sym_len[which] ? ev->sym_map[which][v] : -1;
 
-	/* A value the format's table does not name is "other" */
-	if (v < 0 || v >= ev->sym_len[which])
-		return event_specs[c->kind].syms[which].nr_names - 1;
-	return ev->sym_map[which][v];
+	if (k < 0 && !c->sym_bad) {
+		c->sym_bad = 1;
+		c->sym_field = event_specs[c->kind].fields[event_specs[c->kind].syms[which].field].name;
+		c->sym_value = v;
+	}
+	return k < 0 ? event_specs[c->kind].syms[which].nr_names - 1 : k;
 }
 
 static int slot_ok(long long slot)
@@ -341,7 +354,7 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 		unsigned long long ts, struct tier_record *out,
 		char *err, size_t errlen)
 {
-	struct cursor c = { d, NULL, 0, data, size, 0 };
+	struct cursor c = { d, NULL, 0, data, size, 0, 0, NULL, 0 };
 	long long type, v;
 	int kind;
 
@@ -433,6 +446,11 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 	if (c.bad) {
 		snprintf(err, errlen, "%s record of %d bytes is shorter than its fields",
 			 c.ev->name, size);
+		return -1;
+	}
+	if (c.sym_bad) {
+		snprintf(err, errlen, "%s: %s %lld is not a value its format names",
+			 c.ev->name, c.sym_field, c.sym_value);
 		return -1;
 	}
 	if (kind != REC_MKDIR && kind != REC_RMDIR && kind != REC_STEER &&

@@ -5,64 +5,80 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "read.h"
 #include "report.h"
 #include "svg.h"
 
-#define VERSION "1.0"
+#define VERSION "2.0"
 
 static const char *prog = "memcg-tier-report";
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: %s [REPORT] [OPTION]... TRACE.dat\n"
+"Usage: %s [REPORT] [OPTION]... [-i TRACE.dat | TRACE.dat]\n"
 "\n"
 "Reports what tiered memcg limits did in a capture recorded with\n"
 "tracing/record.sh (or trace-cmd record -e memcg_tier -e cgroup).\n"
 "\n"
 "REPORT is one of\n"
-"  summary   per cgroup and tier: usage, peak, limits, charges, reclaim by\n"
-"            reason, refused migrations, steering (the default)\n"
+"  summary   per cgroup and tier: usage, peak, limits, charges, reclaim,\n"
+"            refused migrations, steering (the default)\n"
 "  timeline  the same per time bucket\n"
 "  churn     reclaim charged straight back, promote/demote ping-pong,\n"
 "            bursts of refused migrations, steering that flips; worst first\n"
-"  all       the three, in that order\n"
+"  all       the three, in that order (not with -f csv)\n"
 "\n"
 "Options:\n"
-"  -f, --format FMT        text (default), csv (one '#' header line per\n"
-"                          report, raw pages and ns) or json\n"
-"  -o, --output FILE       write the report to FILE (replaced whole, never\n"
-"                          half-written) instead of standard output\n"
+"  -i, --input FILE        the capture (default: trace.dat)\n"
+"  -f, --format FMT        text (default), csv (one report: a header line,\n"
+"                          raw pages and ns, page_size) or json\n"
+"  -F, --fields LIST       the columns to show, by their csv names, comma\n"
+"                          separated (default: text a set that fits 100\n"
+"                          columns, csv and json all of them)\n"
+"  -o, --output FILE       write the report to FILE (a regular file is\n"
+"                          replaced whole, never half-written) instead of\n"
+"                          standard output\n"
 "      --svg FILE          also write a per-cgroup timeline of tier usage\n"
 "                          against tier limits, for a browser\n"
 "  -c, --cgroup PATH|ID    only this cgroup (repeatable); PATH as under\n"
 "                          /sys/fs/cgroup, ID its cgroup id (inode number)\n"
 "      --since TIME        ignore records before TIME into the capture\n"
 "      --until TIME        stop reading at TIME into the capture\n"
-"  -i, --interval TIME     timeline bucket length (default: the smallest\n"
+"  -b, --bucket TIME       timeline bucket length (default: the smallest\n"
 "                          10ms x 2^n giving at most 200 buckets)\n"
 "  -w, --window TIME       reclaimed pages charged back to the same tier\n"
 "                          within TIME count as churn (default 1s)\n"
-"      --top N             churn findings to show, 0 for all (default 20)\n"
+"      --top N             churn findings to show, 0 for all (default 20,\n"
+"                          at most %d)\n"
+"  -t, --absolute-time     text: timestamps as trace-cmd report prints\n"
+"                          them, not seconds from the capture's start\n"
+"      --buffer NAME       the buffer instance to read (trace-cmd record\n"
+"                          -B NAME); 'top' for the main buffer\n"
 "      --no-header         text: leave out the capture's description\n"
 "      --cgroup-map FILE   'ID PATH' lines naming cgroups made before the\n"
 "                          capture (default: TRACE.cgroups, if present)\n"
 "      --tier-stat FILE    memory.tier_stat snapshot taken at the start, for\n"
-"                          tier nodes, min/low and starting usage\n"
-"                          (default: TRACE.tier_stat.start, if present)\n"
+"                          tier nodes, capacities, min/low and starting\n"
+"                          usage (default: TRACE.tier_stat.start, if present)\n"
 "  -h, --help              this help\n"
 "      --version           the version\n"
 "\n"
 "TIME is a number with an optional unit: ns, us, ms or s (default s).\n"
-"Exit status: 0 ok, 1 the capture or a file could not be read or written,\n"
-"2 wrong usage.\n", prog);
+"No output may be the capture, one of its side files or another output.\n"
+"\n"
+"Exit status: 0 ok; 1 the capture or a file could not be read or\n"
+"written; 2 wrong usage; 3 the capture is damaged: the reports were\n"
+"written, led by what they cannot be trusted for (also on stderr).\n",
+		prog, TOP_MAX);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -72,6 +88,9 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, "\nTry '%s --help'.\n", prog);
 	return 2;
 }
+
+/* Far beyond any capture (about 31 years): keeps every sum in 64 bits */
+#define TIME_MAX_NS 1000000000000000000ULL
 
 /* "250ms", "2s", "1.5" (seconds) -> ns; false if not a duration */
 static bool parse_time(const char *s, uint64_t *ns)
@@ -86,11 +105,11 @@ static bool parse_time(const char *s, uint64_t *ns)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (end == s || errno || v < 0)
+	if (end == s || errno || !isfinite(v) || v < 0)
 		return false;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit)) {
-			if (v * units[i].scale > 1e18)
+			if (v * units[i].scale > (double)TIME_MAX_NS)
 				return false;
 			*ns = (uint64_t)(v * units[i].scale + 0.5);
 			return true;
@@ -98,81 +117,23 @@ static bool parse_time(const char *s, uint64_t *ns)
 	return false;
 }
 
-/*
- * An output file written through a temporary beside it and renamed in
- * place at the end, so a failure never leaves half a report; opened
- * before the capture is read, so a bad path fails at once.
- */
-struct output {
-	const char *path;
-	char *tmp;
-	FILE *f;
-};
-
-static int output_open(struct output *o, const char *path)
-{
-	int fd;
-
-	o->path = path;
-	o->tmp = malloc(strlen(path) + 16);
-	if (!o->tmp)
-		return -1;
-	sprintf(o->tmp, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path,
-			strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
-		}
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-static void output_abandon(struct output *o)
-{
-	if (!o->f)
-		return;
-	fclose(o->f);
-	unlink(o->tmp);
-	free(o->tmp);
-	o->f = NULL;
-}
-
-static int output_commit(struct output *o)
-{
-	int err = ferror(o->f);
-
-	if (fclose(o->f) || err || rename(o->tmp, o->path)) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", prog, o->path,
-			strerror(errno ? errno : EIO));
-		unlink(o->tmp);
-		free(o->tmp);
-		o->f = NULL;
-		return -1;
-	}
-	free(o->tmp);
-	o->f = NULL;
-	return 0;
-}
-
 enum { OPT_SVG = 256, OPT_SINCE, OPT_UNTIL, OPT_TOP, OPT_MAP, OPT_STAT,
-       OPT_NO_HEADER, OPT_VERSION };
+       OPT_NO_HEADER, OPT_VERSION, OPT_BUFFER };
 
 static const struct option long_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "format", required_argument, NULL, 'f' },
+	{ "fields", required_argument, NULL, 'F' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "cgroup", required_argument, NULL, 'c' },
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ "interval", required_argument, NULL, 'i' },
+	{ "bucket", required_argument, NULL, 'b' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "absolute-time", no_argument, NULL, 't' },
+	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "cgroup-map", required_argument, NULL, OPT_MAP },
 	{ "tier-stat", required_argument, NULL, OPT_STAT },
 	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
@@ -183,164 +144,355 @@ static const struct option long_opts[] = {
 
 static const char *const report_names[] = { "summary", "timeline", "churn" };
 
-int main(int argc, char **argv)
-{
-	struct analysis_config cfg = { .window = 1000000000ULL };
-	const char *out_path = NULL, *svg_path = NULL, *trace;
-	const char *map_opt = NULL, *stat_opt = NULL;
-	struct output out = { 0 }, svg = { 0 };
-	char *map_path = NULL, *stat_path = NULL;
-	const char **cgroups = calloc(argc, sizeof(*cgroups));
-	struct report_opts ro = { cgroups, 0, 20 };
-	struct table tables[NR_REPORTS], meta;
-	struct table *shown[NR_REPORTS];
-	bool want[NR_REPORTS] = { true, false, false };
-	enum format fmt = FMT_TEXT;
-	bool header = true;
-	struct render_ctx ctx;
-	struct analysis a;
-	int opt, i, n = 0, page_size = 4096, ret = 1;
-	char err[512], *end;
-	const char *bad;
+struct cli {
+	struct analysis_config cfg;
+	struct report_opts ro;
+	const char *trace, *out_path, *svg_path, *map_opt, *stat_opt;
+	const char *buffer;
+	const char **cgroups;		/* --cgroup, argc long */
+	bool want[NR_REPORTS];
+	enum format fmt;
+	bool header, absolute;
+	char *fields_buf;		/* --fields, split in place */
+	const char *fields[64];
+	int nfields;
+};
 
-	if (!cgroups)
+/* --fields a,b,c: names checked against the reports' columns later */
+static int parse_fields(struct cli *c, const char *arg)
+{
+	char *tok, *save = NULL;
+
+	free(c->fields_buf);
+	c->fields_buf = strdup(arg);
+	c->nfields = 0;
+	if (!c->fields_buf)
 		return 1;
-	while ((opt = getopt_long(argc, argv, "f:o:c:i:w:h", long_opts,
+	for (tok = strtok_r(c->fields_buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (c->nfields == (int)(sizeof(c->fields) / sizeof(c->fields[0])))
+			return usage_error("--fields: more than 64 columns in '%s'", arg);
+		c->fields[c->nfields++] = tok;
+	}
+	return c->nfields ? 0 : usage_error("--fields: no column named in '%s'", arg);
+}
+
+/* 0, or the exit status of a usage error */
+static int parse_args(struct cli *c, int argc, char **argv)
+{
+	const char *input = NULL;
+	unsigned long long top;
+	char *end;
+	int opt, i;
+
+	while ((opt = getopt_long(argc, argv, "i:f:F:o:c:b:w:th", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
+		case 'i':
+			input = optarg;
+			break;
 		case 'f':
-			if (!parse_format(optarg, &fmt))
+			if (!parse_format(optarg, &c->fmt))
 				return usage_error("unknown format '%s' (text, csv, json)", optarg);
 			break;
+		case 'F':
+			if (parse_fields(c, optarg))
+				return 2;
+			break;
 		case 'o':
-			out_path = optarg;
+			c->out_path = optarg;
 			break;
 		case OPT_SVG:
-			svg_path = optarg;
+			c->svg_path = optarg;
 			break;
 		case 'c':
-			cgroups[ro.nr_cgroups++] = optarg;
+			c->cgroups[c->ro.nr_cgroups++] = optarg;
 			break;
 		case OPT_SINCE:
-			if (!parse_time(optarg, &cfg.since))
+			if (!parse_time(optarg, &c->cfg.since))
 				return usage_error("--since: '%s' is not a time (e.g. 2.5, 300ms)", optarg);
 			break;
 		case OPT_UNTIL:
-			if (!parse_time(optarg, &cfg.until) || !cfg.until)
+			if (!parse_time(optarg, &c->cfg.until) || !c->cfg.until)
 				return usage_error("--until: '%s' is not a time after the start (e.g. 10, 1500ms)", optarg);
 			break;
-		case 'i':
-			if (!parse_time(optarg, &cfg.interval) || cfg.interval < 1000)
-				return usage_error("--interval: '%s' is not a time of at least 1us", optarg);
+		case 'b':
+			if (!parse_time(optarg, &c->cfg.interval) ||
+			    c->cfg.interval < 1000)
+				return usage_error("--bucket: '%s' is not a time of at least 1us", optarg);
 			break;
 		case 'w':
-			if (!parse_time(optarg, &cfg.window))
+			if (!parse_time(optarg, &c->cfg.window))
 				return usage_error("--window: '%s' is not a time", optarg);
 			break;
 		case OPT_TOP:
-			ro.top = strtol(optarg, &end, 10);
-			if (end == optarg || *end || ro.top < 0)
-				return usage_error("--top: '%s' is not a count", optarg);
+			errno = 0;
+			top = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || *optarg == '-' || errno ||
+			    top > TOP_MAX)
+				return usage_error("--top: '%s' is not a count from 0 to " TOP_MAX_STR, optarg);
+			c->ro.top = (int)top;
+			break;
+		case 't':
+			c->absolute = true;
+			break;
+		case OPT_BUFFER:
+			c->buffer = optarg;
 			break;
 		case OPT_MAP:
-			map_opt = optarg;
+			c->map_opt = optarg;
 			break;
 		case OPT_STAT:
-			stat_opt = optarg;
+			c->stat_opt = optarg;
 			break;
 		case OPT_NO_HEADER:
-			header = false;
+			c->header = false;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return -1;
 		case OPT_VERSION:
 			printf("%s %s\n", prog, VERSION);
-			return 0;
+			return -1;
 		default:
 			fprintf(stderr, "Try '%s --help'.\n", prog);
 			return 2;
 		}
 	}
-	if (argc - optind == 2) {
-		const char *r = argv[optind++];
+	if (argc - optind == 0)
+		c->want[REPORT_SUMMARY] = true;
+	if (argc - optind >= 1) {
+		const char *r = argv[optind];
+		bool any = false;
 
-		for (i = 0; i < NR_REPORTS; i++)
-			want[i] = !strcmp(r, "all") || !strcmp(r, report_names[i]);
-		if (!want[0] && !want[1] && !want[2])
+		for (i = 0; i < NR_REPORTS; i++) {
+			c->want[i] = !strcmp(r, "all") || !strcmp(r, report_names[i]);
+			any |= c->want[i];
+		}
+		if (any)
+			optind++;
+		else if (argc - optind > 1)
 			return usage_error("unknown report '%s' (summary, timeline, churn, all)", r);
+		else
+			c->want[REPORT_SUMMARY] = true;
 	}
-	if (argc - optind != 1)
-		return usage_error("%s", argc - optind > 1 ?
-				   "too many arguments: give [REPORT] TRACE.dat" :
-				   "no capture file given (TRACE.dat)");
-	trace = argv[optind];
-	if (cfg.until && cfg.until <= cfg.since)
+	if (argc - optind > 1 || (argc - optind == 1 && input))
+		return usage_error("%s", "too many arguments: give [REPORT] and one capture, as -i FILE or TRACE.dat");
+	c->trace = argc - optind == 1 ? argv[optind] : input ? input : "trace.dat";
+	if (c->cfg.until && c->cfg.until <= c->cfg.since)
 		return usage_error("--until must come after --since%s", "");
+	if (c->fmt == FMT_CSV && c->want[0] + c->want[1] + c->want[2] > 1)
+		return usage_error("%s", "csv holds one table: name one report (summary, timeline or churn)");
+	return 0;
+}
 
-	if ((out_path && output_open(&out, out_path)) ||
-	    (svg_path && output_open(&svg, svg_path)))
-		goto out;
+/* Every column --fields names must be one of the chosen reports' */
+static const char *unknown_field(const struct cli *c, struct table *const *t,
+				 int n)
+{
+	int f, k;
 
-	analysis_init(&a, &cfg);
-	if (read_capture(&a, trace, &page_size, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, trace, err);
+	for (f = 0; f < c->nfields; f++) {
+		for (k = 0; k < n; k++)
+			if (table_has_column(t[k], c->fields[f]))
+				break;
+		if (k == n)
+			return c->fields[f];
+	}
+	return NULL;
+}
+
+/*
+ * The files this run reads: the capture and every side file of it (read
+ * or not), and the map and snapshot it was given.  No output may be one.
+ */
+static int check_outputs(const struct cli *c, const char *map,
+			 const char *stat_path)
+{
+	static const char *const sides[] = { "cgroups", "tier_stat.start",
+					     "tier_stat.end" };
+	struct file_id in[8], out[2];
+	const char *in_name[8], *out_name[2] = { c->out_path, c->svg_path };
+	int nin = 0, nout = 0, i, j;
+	struct stat st;
+	char *side;
+
+	in_name[nin] = c->trace;
+	nin += file_id_of(c->trace, &in[nin]) && !in[nin].name;
+	for (i = 0; i < 3; i++) {
+		side = sidecar(c->trace, sides[i]);
+		if (side && file_id_of(side, &in[nin]) && !in[nin].name)
+			in_name[nin++] = sides[i];
+		free(side);
+	}
+	if (map && file_id_of(map, &in[nin]) && !in[nin].name)
+		in_name[nin++] = map;
+	if (stat_path && file_id_of(stat_path, &in[nin]) && !in[nin].name)
+		in_name[nin++] = stat_path;
+	for (j = 0; j < 2; j++) {
+		if (!out_name[j])
+			continue;
+		if (!file_id_of(out_name[j], &out[j]))
+			continue;	/* output_open() says why */
+		for (i = 0; i < nin; i++)
+			if (file_id_same(&out[j], &in[i])) {
+				fprintf(stderr, "%s: refusing to write %s: it is %s%s, an input of this run\n",
+					prog, out_name[j], i ? "the capture's side file " : "the capture ",
+					i ? in_name[i] : c->trace);
+				return 2;
+			}
+		nout++;
+	}
+	if (nout == 2 && file_id_same(&out[0], &out[1])) {
+		fprintf(stderr, "%s: -o and --svg both name %s: one would overwrite the other\n",
+			prog, c->out_path);
+		return 2;
+	}
+	/* "... > trace.dat" is too late to stop, ">> trace.dat" is not */
+	if (!c->out_path && !fstat(STDOUT_FILENO, &st) && S_ISREG(st.st_mode))
+		for (i = 0; i < nin; i++)
+			if (in[i].dev == st.st_dev && in[i].ino == st.st_ino) {
+				fprintf(stderr, "%s: refusing to write the report: standard output is %s, an input of this run\n",
+					prog, i ? in_name[i] : c->trace);
+				return 2;
+			}
+	return 0;
+}
+
+static void print_damage(const struct damage *d, const struct analysis *a,
+			 const char *trace)
+{
+	size_t i;
+
+	fprintf(stderr, "%s: %s: damaged capture, the figures are not whole:\n",
+		prog, trace);
+	for (i = 0; i < d->n; i++) {
+		const struct damage_entry *e = &d->e[i];
+
+		fprintf(stderr, "  ");
+		if (e->cpu >= 0)
+			fprintf(stderr, "CPU %d: ", e->cpu);
+		if (e->cg)
+			fprintf(stderr, "%s tier %d: ", e->cg->path ? e->cg->path : "(unnamed)",
+				e->tier);
+		fprintf(stderr, "%s (%llu)\n", e->detail,
+			(unsigned long long)e->count);
+	}
+	if (d->until != UINT64_MAX)
+		fprintf(stderr, "  figures are whole up to %.6f s into the capture (--until %.6f)\n",
+			(d->until - a->first_ts) / 1e9, (d->until - a->first_ts) / 1e9);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .cfg.window = 1000000000ULL, .ro.top = 20,
+			 .header = true };
+	struct output out = { 0 }, svg = { 0 };
+	char *map_path = NULL, *stat_path = NULL;
+	struct table tables[NR_REPORTS + 1], meta;
+	struct table *shown[NR_REPORTS + 1];
+	struct render_ctx ctx;
+	struct damage dmg;
+	struct analysis a;
+	int i, n = 0, ret = 1;
+	char err[512];
+	const char *bad;
+
+	c.cgroups = calloc(argc, sizeof(*c.cgroups));
+	if (!c.cgroups)
+		return 1;
+	c.ro.cgroups = c.cgroups;
+	ret = parse_args(&c, argc, argv);
+	if (ret) {
+		free(c.cgroups);
+		free(c.fields_buf);
+		return ret < 0 ? 0 : ret;
+	}
+	ret = 1;
+	damage_init(&dmg);
+	analysis_init(&a, &c.cfg);
+	map_path = c.map_opt ? strdup(c.map_opt) : sidecar(c.trace, "cgroups");
+	stat_path = c.stat_opt ? strdup(c.stat_opt) :
+		sidecar(c.trace, "tier_stat.start");
+	ret = check_outputs(&c, map_path, stat_path);
+	if (ret)
+		goto free;
+	ret = 1;
+	if ((c.out_path && output_open(&out, prog, c.out_path)) ||
+	    (c.svg_path && output_open(&svg, prog, c.svg_path)))
+		goto free;
+
+	if (read_capture(&a, c.trace, c.buffer, &dmg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, c.trace, err);
 		goto free;
 	}
-	map_path = map_opt ? strdup(map_opt) : sidecar(trace, "cgroups");
-	stat_path = stat_opt ? strdup(stat_opt) :
-		sidecar(trace, "tier_stat.start");
 	if ((map_path && read_cgroup_map(&a, map_path, err, sizeof(err))) ||
-	    (stat_path && read_tier_stat(&a, stat_path, page_size, err,
+	    (stat_path && read_tier_stat(&a, stat_path, a.page_size, err,
 					 sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto free;
 	}
-	bad = unknown_cgroup(&a, &ro);
+	bad = unknown_cgroup(&a, &c.ro);
 	if (bad) {
 		fprintf(stderr, "%s: %s: no cgroup '%s' in the capture%s\n",
-			prog, trace, bad, map_path ? "" :
+			prog, c.trace, bad, map_path ? "" :
 			" (a cgroup made before recording is named only with --cgroup-map)");
 		goto free;
 	}
-
-	for (n = 0, i = 0; i < NR_REPORTS; i++) {
+	if (!damage_from_state(&dmg, &a) ||
+	    (dmg.n && !damage_table(&tables[n], &dmg))) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto free;
+	}
+	if (dmg.n)
+		shown[n] = &tables[n], n++;
+	for (i = 0; i < NR_REPORTS; i++) {
 		static bool (*const build[])(struct table *,
 					      const struct analysis *,
 					      const struct report_opts *) = {
 			report_summary, report_timeline, report_churn,
 		};
 
-		if (!want[i])
+		if (!c.want[i])
 			continue;
 		shown[n] = &tables[n];
-		if (!build[i](&tables[n++], &a, &ro)) {
+		if (!build[i](&tables[n++], &a, &c.ro)) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			goto tables;
 		}
 	}
-	if (!report_meta(&meta, &a, trace, page_size)) {
+	bad = unknown_field(&c, shown + !!dmg.n, n - !!dmg.n);
+	if (bad) {
+		ret = usage_error("--fields: no column '%s' in the chosen reports (their csv header lines name them)", bad);
+		goto tables;
+	}
+	if (!report_meta(&meta, &a, c.trace, a.page_size)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		goto tables;
 	}
-	ctx.t0 = a.first_ts;
-	ctx.page_size = page_size;
-	if (render_tables(out.f ? out.f : stdout, fmt, &ctx, shown, n,
-			  header || fmt != FMT_TEXT ? &meta : NULL) ||
-	    (svg.f && svg_timeline(svg.f, &a, &ro, page_size))) {
+	ctx = (struct render_ctx){ a.first_ts, c.absolute, a.page_size,
+				   c.fields, c.nfields };
+	/* csv has room for one table: the damage goes to stderr alone */
+	if (render_tables(out.f ? out.f : stdout, c.fmt, &ctx,
+			  shown + (c.fmt == FMT_CSV && dmg.n),
+			  n - (c.fmt == FMT_CSV && dmg.n),
+			  c.header || c.fmt != FMT_TEXT ? &meta : NULL) ||
+	    (svg.f && svg_timeline(svg.f, &a, &c.ro, a.page_size))) {
 		fprintf(stderr, "%s: writing the report failed\n", prog);
 		goto meta;
 	}
-	ret = 0;
-	if (out.f && output_commit(&out))
+	ret = dmg.n ? EXIT_DAMAGED : 0;
+	if (out.f && output_commit(&out, prog))
 		ret = 1;
-	if (svg.f && output_commit(&svg))
+	if (svg.f && output_commit(&svg, prog))
 		ret = 1;
 	if (!out.f && fflush(stdout)) {
 		fprintf(stderr, "%s: writing standard output: %s\n", prog,
 			strerror(errno));
 		ret = 1;
 	}
+	if (dmg.n)
+		print_damage(&dmg, &a, c.trace);
 meta:
 	table_free(&meta);
 tables:
@@ -350,9 +502,10 @@ free:
 	free(map_path);
 	free(stat_path);
 	analysis_free(&a);
-out:
+	damage_free(&dmg);
 	output_abandon(&out);
 	output_abandon(&svg);
-	free(cgroups);
+	free(c.cgroups);
+	free(c.fields_buf);
 	return ret;
 }

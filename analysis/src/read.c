@@ -1,66 +1,212 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The capture reader: libtracecmd iterates the records of every CPU in
- * time order; each goes through the decoder into the state, and none is
- * kept.  The library itself keeps the capture's data resident, which is
- * the floor of the analyzer's memory.
+ * The capture reader.  Records are merged across CPUs in time order here,
+ * not by tracecmd_iterate_events(), so that reading stops at --until on
+ * every libtracecmd version (before 1.5 a callback cannot stop it) and so
+ * that each CPU's stream can be checked: its timestamps never go back and
+ * it reaches the end of the data recorded for that CPU.  libtracecmd before
+ * 1.5 ends a CPU's stream without a word at a chunk it cannot decompress or
+ * a page it cannot read.
+ *
+ * A compressed capture is decompressed once, whole, into a temporary
+ * file: libtracecmd before 1.5 keeps every chunk it decompresses on a list
+ * that it walks for each page, so reading a compressed capture directly
+ * takes time quadratic and memory linear in its size.  No record is kept:
+ * the library maps one page per CPU at a time.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <trace-cmd.h>
-
 #include "decode.h"
 #include "read.h"
+#include "tracecmd-private.h"
 
 /* What every trace-cmd capture starts with */
 static const char trace_magic[] = "\027\010\104tracing";
 
+/* One CPU's stream and what it showed */
+struct stream {
+	int cpu;
+	struct tep_record *rec;		/* next record, NULL once ended */
+	unsigned long long last_ts, last_offset;
+	bool any;
+	uint64_t bad, backwards, lost, unknown;
+	uint64_t bad_ts, backwards_ts, lost_ts, unknown_ts;
+	char bad_msg[120];
+};
+
 struct reader {
 	struct analysis *a;
 	struct tier_decoder dec;
+	struct tep_handle *tep;
+	struct tracecmd_input *h;
+	struct stream *st;
+	int nr;
+	int *heap;			/* stream indices by next timestamp */
+	int heap_n;
 	unsigned long long tier_records;
-	char *err;
-	size_t errlen;
-	int failed;
 };
 
-static int on_record(struct tracecmd_input *h, struct tep_record *rec,
-		     int cpu, void *data)
+static unsigned long long next_ts(const struct reader *r, int i)
 {
-	struct reader *r = data;
+	return r->st[r->heap[i]].rec->ts;
+}
+
+static void sift_down(struct reader *r, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i, t;
+
+		if (l < r->heap_n && next_ts(r, l) < next_ts(r, m))
+			m = l;
+		if (l + 1 < r->heap_n && next_ts(r, l + 1) < next_ts(r, m))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = r->heap[i];
+		r->heap[i] = r->heap[m];
+		r->heap[m] = t;
+		i = m;
+	}
+}
+
+static void note(uint64_t *count, uint64_t *first, uint64_t ts)
+{
+	if (!(*count)++)
+		*first = ts;
+}
+
+/* One record of stream @s; -1 with err set when the state cannot go on */
+static int take(struct reader *r, struct stream *s, struct tep_record *rec,
+		char *err, size_t errlen)
+{
 	struct tier_record tr;
-	char msg[160];
+	char msg[120];
 	int ret;
 
-	(void)h;
-	if (rec->missed_events)
-		r->a->lost += rec->missed_events > 0 ? rec->missed_events : 1;
-	if (!analysis_tick(r->a, rec->ts))
-		return 1;	/* past --until */
+	if (rec->missed_events) {
+		uint64_t n = rec->missed_events > 0 ? rec->missed_events : 1;
+
+		s->lost += n - 1;
+		note(&s->lost, &s->lost_ts, rec->ts);
+		analysis_lost(r->a, n);
+	}
+	if (s->any && rec->ts < s->last_ts)
+		note(&s->backwards, &s->backwards_ts, rec->ts);
+	s->any = true;
+	s->last_ts = rec->ts;
+	s->last_offset = rec->offset;
+	analysis_tick(r->a, rec->ts);
 	ret = tier_decode(&r->dec, rec->data, rec->size, rec->ts, &tr,
 			  msg, sizeof(msg));
 	if (ret < 0) {
-		snprintf(r->err, r->errlen,
-			 "corrupt record on CPU %d at %llu ns: %s", cpu,
-			 rec->ts, msg);
-		r->failed = 1;
-		return -1;
-	}
-	if (!ret)
+		if (!s->bad)
+			snprintf(s->bad_msg, sizeof(s->bad_msg), "%s", msg);
+		note(&s->bad, &s->bad_ts, rec->ts);
 		return 0;
+	}
+	if (!ret) {
+		if (!tep_find_event(r->tep, tep_data_type(r->tep, rec)))
+			note(&s->unknown, &s->unknown_ts, rec->ts);
+		return 0;
+	}
 	if (tr.kind != REC_MKDIR && tr.kind != REC_RMDIR)
 		r->tier_records++;
-	if (!analysis_feed(r->a, &tr)) {
-		snprintf(r->err, r->errlen, "out of memory");
-		r->failed = 1;
+	switch (analysis_feed(r->a, &tr)) {
+	case FEED_OK:
+		return 0;
+	case FEED_TOO_MANY_BUCKETS:
+		snprintf(err, errlen,
+			 "--bucket %.6g s makes more than %u buckets per tier over this capture; choose a longer one",
+			 r->a->cfg.interval / 1e9, BUCKETS_MAX);
+		return -1;
+	default:
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+}
+
+/* Streams in time order up to --until; -1 with err set on a fatal error */
+static int merge(struct reader *r, char *err, size_t errlen)
+{
+	struct analysis *a = r->a;
+	int i;
+
+	for (i = 0; i < r->nr; i++) {
+		r->st[i].rec = tracecmd_read_data(r->h, r->st[i].cpu);
+		if (r->st[i].rec)
+			r->heap[r->heap_n++] = i;
+	}
+	for (i = r->heap_n / 2 - 1; i >= 0; i--)
+		sift_down(r, i);
+	while (r->heap_n) {
+		struct stream *s = &r->st[r->heap[0]];
+		struct tep_record *rec = s->rec;
+
+		if (a->started && a->cfg.until &&
+		    rec->ts - a->first_ts > a->cfg.until)
+			break;	/* every stream still holds a record: none ended */
+		if (take(r, s, rec, err, errlen)) {
+			tracecmd_free_record(rec);
+			s->rec = NULL;
+			return -1;
+		}
+		tracecmd_free_record(rec);
+		s->rec = tracecmd_read_data(r->h, s->cpu);
+		if (!s->rec)
+			r->heap[0] = r->heap[--r->heap_n];
+		sift_down(r, 0);
+	}
 	return 0;
+}
+
+/*
+ * A stream that ended (not one stopped at --until) must have reached the
+ * last record of its CPU's data; otherwise the rest was never read.
+ */
+static bool check_end(struct reader *r, struct stream *s, struct damage *d)
+{
+	struct tep_record *last;
+	uint64_t from = s->any ? s->last_ts : r->a->first_ts;
+	bool ok = true;
+
+	if (s->rec)
+		return true;
+	last = tracecmd_read_cpu_last(r->h, s->cpu);
+	if (!last)
+		ok = damage_add(d, DMG_STREAM_CUT, s->cpu, from, 0,
+				"the last page of the CPU's data cannot be read; its records end %s",
+				s->any ? "there or earlier" : "before the first");
+	else if (!s->any || last->offset != s->last_offset)
+		ok = damage_add(d, DMG_STREAM_CUT, s->cpu, from,
+				last->offset - (s->any ? s->last_offset : 0),
+				"records end before the CPU's data does (its last record is %.6f s in): a damaged page or chunk; count is the bytes not read",
+				(double)(int64_t)(last->ts - r->a->first_ts) / 1e9);
+	if (last)
+		tracecmd_free_record(last);
+	return ok;
+}
+
+static bool stream_damage(struct reader *r, struct stream *s,
+			  struct damage *d)
+{
+	return check_end(r, s, d) &&
+	       (!s->bad || damage_add(d, DMG_BAD_RECORD, s->cpu, s->bad_ts,
+				      s->bad, "records that cannot be decoded, skipped; the first: %s",
+				      s->bad_msg)) &&
+	       (!s->unknown || damage_add(d, DMG_UNKNOWN_EVENT, s->cpu,
+					  s->unknown_ts, s->unknown,
+					  "records of an event id the capture has no format for, skipped")) &&
+	       (!s->backwards || damage_add(d, DMG_TIME_BACKWARDS, s->cpu,
+					    s->backwards_ts, s->backwards,
+					    "records whose timestamp is before the previous one of the same CPU")) &&
+	       (!s->lost || damage_add(d, DMG_LOST, s->cpu, s->lost_ts, s->lost,
+				       "records the ring buffer dropped while recording (its overruns): figures from here on miss them"));
 }
 
 /* Empty, unreadable or not a capture: said before libtracecmd tries */
@@ -95,32 +241,176 @@ static int check_header(const char *file, char *err, size_t errlen)
 	return 0;
 }
 
-int read_capture(struct analysis *a, const char *file, int *page_size,
-		 char *err, size_t errlen)
+/*
+ * libtracecmd prints some of its own messages whatever its log level:
+ * tracecmd_copy() where it put each CPU's data, the reader its mmap()
+ * failures on a damaged capture.  They run with stderr on /dev/null, and
+ * the analyzer says in one line what went wrong.
+ */
+static int stderr_off(void)
 {
-	struct reader r = { a, { 0 }, 0, err, errlen, 0 };
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+
+	fflush(stderr);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDERR_FILENO);
+	if (null >= 0)
+		close(null);
+	if (null < 0 && saved >= 0) {
+		close(saved);
+		return -1;
+	}
+	return saved;
+}
+
+static void stderr_on(int saved)
+{
+	if (saved < 0)
+		return;
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
+static const char unreadable[] =
+	"truncated or corrupt capture: libtracecmd cannot read its headers and data";
+
+/*
+ * tracecmd_open() in two steps: when libtracecmd 1.3 fails to set up the
+ * CPU data of a damaged capture, its own clean-up (tracecmd_close() from
+ * tracecmd_open()) crashes, so such a handle is left to the end of the
+ * process instead.
+ */
+static struct tracecmd_input *open_capture(const char *file)
+{
+	int quiet = stderr_off();
 	struct tracecmd_input *h;
-	struct tep_handle *tep;
+
+	h = tracecmd_open_head(file, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (h && tracecmd_init_data(h) < 0)
+		h = NULL;
+	stderr_on(quiet);
+	return h;
+}
+
+/*
+ * A compressed capture decompressed into an unlinked temporary file and
+ * opened; NULL with *err_set false when @file is not compressed or cannot
+ * be decompressed whole (then it is read directly, and the damaged chunk
+ * shows as a stream that ends early), NULL with *err_set on a real error.
+ */
+static struct tracecmd_input *open_decompressed(const char *file,
+						bool *err_set, char *err,
+						size_t errlen)
+{
+	const char *dir = getenv("TMPDIR"), *name, *version;
+	struct tracecmd_input *head, *h = NULL;
+	struct tracecmd_output *out;
+	char tmp[4096];
+	int fd, quiet;
+
+	*err_set = false;
+	head = tracecmd_open_head(file, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!head) {
+		*err_set = true;
+		snprintf(err, errlen, "%s", unreadable);
+		return NULL;
+	}
+	if (tracecmd_get_file_compress_proto(head, &name, &version)) {
+		tracecmd_close(head);
+		return NULL;
+	}
+	snprintf(tmp, sizeof(tmp), "%s/memcg-tier-report.XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		*err_set = true;
+		snprintf(err, errlen, "cannot make a temporary file to decompress the capture into (%s): %s",
+			 tmp, strerror(errno));
+		tracecmd_close(head);
+		return NULL;
+	}
+	close(fd);
+	quiet = stderr_off();
+	out = tracecmd_copy(head, tmp, TRACECMD_FILE_ALL_DATA, 7, "none");
+	stderr_on(quiet);
+	/*
+	 * After a failed copy libtracecmd 1.3 crashes in tracecmd_close() of
+	 * its input: that handle, too, is left to the end of the process.
+	 */
+	if (out) {
+		tracecmd_close(head);
+		tracecmd_output_close(out);
+		h = open_capture(tmp);
+	}
+	unlink(tmp);	/* libtracecmd holds it open */
+	return h;
+}
+
+/* The handle of the buffer to read; NULL with err set */
+static struct tracecmd_input *pick_buffer(struct tracecmd_input *h,
+					  const char *buffer, char *err,
+					  size_t errlen)
+{
+	int n = tracecmd_buffer_instances(h), i;
+	size_t used;
+
+	if (buffer && !strcmp(buffer, "top"))
+		return h;
+	for (i = 0; buffer && i < n; i++)
+		if (!strcmp(tracecmd_buffer_instance_name(h, i), buffer))
+			return tracecmd_buffer_instance_handle(h, i);
+	if (!n && !buffer)
+		return h;
+	if (!n) {
+		snprintf(err, errlen, "--buffer %s: the capture has no buffer instance, only the top buffer",
+			 buffer);
+		return NULL;
+	}
+	used = snprintf(err, errlen, buffer ?
+			"--buffer %s: no such buffer; the capture has the top buffer and the instance%s" :
+			"%sthe capture has the top buffer and the buffer instance%s",
+			buffer ? buffer : "", n > 1 ? "s" : "");
+	for (i = 0; i < n && used < errlen; i++)
+		used += snprintf(err + used, errlen - used, "%s '%s'",
+				 i ? "," : "", tracecmd_buffer_instance_name(h, i));
+	if (!buffer && used < errlen)
+		snprintf(err + used, errlen - used,
+			 " (trace-cmd record -B): choose one with --buffer NAME, or --buffer top");
+	return NULL;
+}
+
+int read_capture(struct analysis *a, const char *file, const char *buffer,
+		 struct damage *dmg, char *err, size_t errlen)
+{
+	struct reader r = { .a = a };
+	struct tracecmd_input *top, *h;
+	bool err_set;
 	char msg[200];
-	int ret = -1;
+	int ret = -1, i, cpus;
 
 	if (check_header(file, err, errlen))
 		return -1;
 	/* One clear message of ours instead of the library's */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open(file, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h) {
-		snprintf(err, errlen,
-			 "truncated or corrupt capture: libtracecmd cannot read its headers and data");
+	top = open_decompressed(file, &err_set, err, errlen);
+	if (!top && err_set)
+		return -1;
+	if (!top)
+		top = open_capture(file);
+	if (!top) {
+		snprintf(err, errlen, "%s", unreadable);
 		return -1;
 	}
-	tep = tracecmd_get_tep(h);
-	*page_size = tep_get_page_size(tep);
-	if (*page_size <= 0)
-		*page_size = 4096;
-	a->page_size = *page_size;
-	if (tier_decoder_init(&r.dec, tep, msg, sizeof(msg))) {
+	h = pick_buffer(top, buffer, err, errlen);
+	if (!h)
+		goto close;
+	r.h = h;
+	r.tep = tracecmd_get_tep(h);
+	a->page_size = tep_get_page_size(r.tep);
+	if (a->page_size <= 0)
+		a->page_size = 4096;
+	if (tier_decoder_init(&r.dec, r.tep, msg, sizeof(msg))) {
 		snprintf(err, errlen, "%s", msg);
 		goto out;
 	}
@@ -129,21 +419,48 @@ int read_capture(struct analysis *a, const char *file, int *page_size,
 			 "no memcg_tier events in the capture; record on a kernel booted with cgroup.memory=tiered_limits, with tracing/record.sh or 'trace-cmd record -e memcg_tier -e cgroup ...'");
 		goto out;
 	}
-	if (tracecmd_iterate_events(h, NULL, 0, on_record, &r) < 0 || r.failed) {
-		if (!r.failed)
-			snprintf(err, errlen, "truncated or corrupt capture: reading its records failed");
+	cpus = tracecmd_cpus(h);
+	r.st = calloc(cpus > 0 ? cpus : 1, sizeof(*r.st));
+	r.heap = calloc(cpus > 0 ? cpus : 1, sizeof(*r.heap));
+	if (!r.st || !r.heap) {
+		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	for (i = 0; i < cpus; i++)
+		if (tracecmd_get_cpu_file_size(h, i) > 0)
+			r.st[r.nr++].cpu = i;
+	if (merge(&r, err, errlen))
+		goto out;
+	for (i = 0; i < r.nr; i++)
+		if (!stream_damage(&r, &r.st[i], dmg)) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
 	if (!r.tier_records) {
 		snprintf(err, errlen,
 			 "the capture has the memcg_tier formats but no memcg_tier record%s (was the kernel booted with cgroup.memory=tiered_limits, and did a cgroup v2 memcg charge memory while recording?)",
 			 a->cfg.until ? " up to --until" : "");
 		goto out;
 	}
+	if (a->cfg.since > a->last_ts - a->first_ts) {
+		snprintf(err, errlen,
+			 "--since %.6g s is after the capture's last record (%.6f s in)",
+			 a->cfg.since / 1e9, (a->last_ts - a->first_ts) / 1e9);
+		goto out;
+	}
+	analysis_finish(a);
 	ret = 0;
 out:
+	for (i = 0; i < r.nr; i++)
+		if (r.st[i].rec)
+			tracecmd_free_record(r.st[i].rec);
+	free(r.st);
+	free(r.heap);
 	tier_decoder_free(&r.dec);
-	tracecmd_close(h);
+	if (h != top)
+		tracecmd_close(h);
+close:
+	tracecmd_close(top);
 	return ret;
 }
 
@@ -200,6 +517,7 @@ static int map_line(char *s, void *data, char *err, size_t errlen)
 int read_cgroup_map(struct analysis *a, const char *file,
 		    char *err, size_t errlen)
 {
+	a->snapshot = true;
 	return each_line(file, err, errlen, map_line, a);
 }
 
@@ -281,7 +599,9 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 			high = pages;
 		else if (!strcmp(tok, "max"))
 			max = pages;
-		/* capacity= and the counters (reclaims=, ...): the events say */
+		else if (!strcmp(tok, "capacity") && pages != NO_LIMIT)
+			c->a->capacity[slot] = pages;
+		/* the counters (reclaims=, ...): the events say */
 	}
 	if (usage == NO_LIMIT) {
 		snprintf(err, errlen, "no usage= for tier%d", slot);
@@ -306,6 +626,7 @@ int read_tier_stat(struct analysis *a, const char *file, int page_size,
 {
 	struct stat_ctx c = { a, page_size };
 
+	a->snapshot = true;
 	return each_line(file, err, errlen, stat_line, &c);
 }
 

@@ -6,16 +6,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "damage.h"
 #include "state.h"
 
 /*
- * Stream every record of @file through the decoder into @a.  Returns 0,
- * or -1 with a message in err that names the problem (the caller adds
- * the file name): empty, not a capture, truncated, no memcg_tier
- * events, a malformed record.  *page_size is the capture's.
+ * Stream every record of @file, in time order across CPUs, through the
+ * decoder into @a, up to --until.  A compressed capture is first
+ * decompressed whole into an unlinked temporary file (in TMPDIR), which
+ * libtracecmd then reads in linear time.  @buffer names the buffer
+ * instance to read ("top" or NULL for the main buffer; a capture with
+ * instances needs one named).  What the capture gives away as damaged
+ * goes into @dmg and the reading goes on.  Returns 0, or -1 with a
+ * message in err that names the problem (the caller adds the file
+ * name): empty, not a capture, unreadable headers, no memcg_tier events,
+ * an unknown buffer, a window past the capture's end.
  */
-int read_capture(struct analysis *a, const char *file, int *page_size,
-		 char *err, size_t errlen);
+int read_capture(struct analysis *a, const char *file, const char *buffer,
+		 struct damage *dmg, char *err, size_t errlen);
 
 /* "ID PATH" lines: cgroups that existed before recording started */
 int read_cgroup_map(struct analysis *a, const char *file,

@@ -114,19 +114,19 @@ static bool name_cells(struct cell *row, const struct cgroup_state *cg)
 }
 
 static const struct column meta_cols[] = {
-	{ "file", "capture", COL_STR },
-	{ "page_size", "page size", COL_INT },
-	{ "first_ts", "start (s)", COL_TIME },
-	{ "last_ts", "end (s)", COL_TIME },
-	{ "records", "records", COL_INT },
-	{ "charge_events", "memcg_tier_charge", COL_INT },
-	{ "reclaim_events", "memcg_tier_reclaim", COL_INT },
-	{ "refuse_events", "memcg_tier_migrate_refuse", COL_INT },
-	{ "steer_events", "memcg_tier_steer", COL_INT },
-	{ "lost_events", "lost events", COL_INT },
-	{ "cgroups", "cgroups", COL_INT },
-	{ "interval_ns", "bucket interval (ns)", COL_INT },
-	{ "window_ns", "churn window (ns)", COL_INT },
+	{ "file", "capture", COL_STR, true },
+	{ "page_size", "page size", COL_INT, true },
+	{ "first_ts", "start (s)", COL_TIME, true },
+	{ "last_ts", "end (s)", COL_TIME, true },
+	{ "records", "records", COL_INT, true },
+	{ "charge_events", "memcg_tier_charge", COL_INT, true },
+	{ "reclaim_events", "memcg_tier_reclaim", COL_INT, true },
+	{ "refuse_events", "memcg_tier_migrate_refuse", COL_INT, true },
+	{ "steer_events", "memcg_tier_steer", COL_INT, true },
+	{ "lost_events", "lost events", COL_INT, true },
+	{ "cgroups", "cgroups", COL_INT, true },
+	{ "interval_ns", "bucket length (ns)", COL_INT, true },
+	{ "window_ns", "churn window (ns)", COL_INT, true },
 };
 
 bool report_meta(struct table *t, const struct analysis *a,
@@ -155,31 +155,41 @@ bool report_meta(struct table *t, const struct analysis *a,
 }
 
 static const struct column summary_cols[] = {
-	{ "cgroup_id", "id", COL_INT },
-	{ "cgroup", "cgroup", COL_STR },
-	{ "tier", "tier", COL_INT },
-	{ "nodes", "nodes", COL_STR },
-	{ "usage_pages", "usage", COL_PAGES },
-	{ "peak_pages", "peak", COL_PAGES },
-	{ "min_pages", "min", COL_LIMIT },
-	{ "low_pages", "low", COL_LIMIT },
-	{ "high_pages", "high", COL_LIMIT },
-	{ "max_pages", "max", COL_LIMIT },
-	{ "charged_pages", "charged", COL_PAGES },
-	{ "uncharged_pages", "uncharged", COL_PAGES },
-	{ "forced", "forced", COL_INT },
-	{ "reclaims_charge", "rcl:charge", COL_INT },
-	{ "reclaims_high", "rcl:high", COL_INT },
-	{ "reclaims_limit", "rcl:limit", COL_INT },
-	{ "reclaimed_charge_pages", "rcl'd:charge", COL_PAGES },
-	{ "reclaimed_high_pages", "rcl'd:high", COL_PAGES },
-	{ "reclaimed_limit_pages", "rcl'd:limit", COL_PAGES },
-	{ "recharged_pages", "recharged", COL_PAGES },
-	{ "refused_tier_max_pages", "refused:max", COL_PAGES },
-	{ "refused_promotion_pages", "refused:gate", COL_PAGES },
-	{ "steered_away", "steered:away", COL_INT },
-	{ "steered_in", "steered:in", COL_INT },
+	{ "cgroup_id", "id", COL_INT, true },
+	{ "cgroup", "cgroup", COL_STR, true },
+	{ "tier", "tier", COL_INT, true },
+	{ "nodes", "nodes", COL_STR, true },
+	{ "usage_pages", "usage", COL_PAGES, true },
+	{ "peak_pages", "peak", COL_PAGES, true },
+	{ "min_pages", "min", COL_LIMIT, false },
+	{ "low_pages", "low", COL_LIMIT, false },
+	{ "high_pages", "high", COL_LIMIT, true },
+	{ "max_pages", "max", COL_LIMIT, true },
+	{ "charged_pages", "charged", COL_PAGES, true },
+	{ "uncharged_pages", "uncharged", COL_PAGES, false },
+	{ "forced", "forced charges", COL_INT, false },
+	{ "reclaims", "reclaims", COL_INT, false },
+	{ "reclaims_charge", "reclaims at charge", COL_INT, false },
+	{ "reclaims_high", "reclaims over high", COL_INT, false },
+	{ "reclaims_limit", "reclaims at limit", COL_INT, false },
+	{ "reclaimed_pages", "reclaimed", COL_PAGES, true },
+	{ "reclaimed_charge_pages", "reclaimed at charge", COL_PAGES, false },
+	{ "reclaimed_high_pages", "reclaimed over high", COL_PAGES, false },
+	{ "reclaimed_limit_pages", "reclaimed at limit", COL_PAGES, false },
+	{ "recharged_pages", "charged back", COL_PAGES, false },
+	{ "refused_pages", "refused", COL_PAGES, true },
+	{ "refused_tier_max_pages", "refused at max", COL_PAGES, false },
+	{ "refused_promotion_pages", "refused promotions", COL_PAGES, false },
+	{ "steered_away", "steered away", COL_INT, true },
+	{ "steered_in", "steered in", COL_INT, false },
 };
+
+/* The summary's columns by name: no figure lands in a wrong one */
+enum { S_ID, S_CGROUP, S_TIER, S_NODES, S_USAGE, S_PEAK, S_MIN, S_LOW,
+       S_HIGH, S_MAX, S_CHARGED, S_UNCHARGED, S_FORCED, S_RECLAIMS,
+       S_RECLAIMS_BY, S_RECLAIMED = S_RECLAIMS_BY + 3, S_RECLAIMED_BY,
+       S_RECHARGED = S_RECLAIMED_BY + 3, S_REFUSED, S_REFUSED_MAX,
+       S_REFUSED_GATE, S_STEERED_AWAY, S_STEERED_IN, NR_S };
 
 bool report_summary(struct table *tb, const struct analysis *a,
 		    const struct report_opts *o)
@@ -190,12 +200,13 @@ bool report_summary(struct table *tb, const struct analysis *a,
 	int s;
 
 	table_init(tb, "summary",
-		   "summary: per cgroup and tier (rcl: reclaim runs, rcl'd: pages reclaimed, by reason)",
+		   "summary: per cgroup and tier (sizes in MiB; --fields picks the columns)",
 		   summary_cols, sizeof(summary_cols) / sizeof(summary_cols[0]));
 	v = selected(a, o, &n);
 	for (i = 0; v && ok && i < n; i++) {
 		for (s = 0; ok && s < TIER_MAX_SLOTS; s++) {
 			const struct tier_state *t = &v[i]->tier[s];
+			int64_t runs, pages;
 			struct cell *r;
 			int k;
 
@@ -206,39 +217,48 @@ bool report_summary(struct table *tb, const struct analysis *a,
 				ok = false;
 				break;
 			}
-			cell_int(&r[2], s);
+			cell_int(&r[S_TIER], s);
 			if (t->nodes[0]) {
-				ok = cell_str(&r[3], t->nodes);
+				ok = cell_str(&r[S_NODES], t->nodes);
 			} else {
 				char nodes[64];
 
 				learnt_nodes(a, s, nodes, sizeof(nodes));
 				if (nodes[0])
-					ok = cell_str(&r[3], nodes);
+					ok = cell_str(&r[S_NODES], nodes);
 			}
 			if (t->usage_known) {
-				cell_int(&r[4], t->usage);
-				cell_int(&r[5], t->peak);
-				cell_int(&r[8], limit(a, t->high));
-				cell_int(&r[9], limit(a, t->max));
+				cell_int(&r[S_USAGE], t->usage);
+				cell_int(&r[S_PEAK], t->peak);
+				cell_int(&r[S_HIGH], limit(a, t->high));
+				cell_int(&r[S_MAX], limit(a, t->max));
 			}
 			if (t->min_low_known) {
-				cell_int(&r[6], limit(a, t->min));
-				cell_int(&r[7], limit(a, t->low));
+				cell_int(&r[S_MIN], limit(a, t->min));
+				cell_int(&r[S_LOW], limit(a, t->low));
 			}
-			cell_int(&r[10], t->charged);
-			cell_int(&r[11], t->uncharged);
-			cell_int(&r[12], t->forced);
-			/* By reason; "other" stays out of the columns */
-			for (k = 0; k < 3; k++) {
-				cell_int(&r[13 + k], t->reclaims[k]);
-				cell_int(&r[16 + k], t->reclaimed[k]);
+			cell_int(&r[S_CHARGED], t->charged);
+			cell_int(&r[S_UNCHARGED], t->uncharged);
+			cell_int(&r[S_FORCED], t->forced);
+			/* By reason; "other" counts only in the totals */
+			for (k = 0, runs = 0, pages = 0; k < NR_RECLAIM_REASONS; k++) {
+				runs += t->reclaims[k];
+				pages += t->reclaimed[k];
+				if (k == RECLAIM_OTHER)
+					continue;
+				cell_int(&r[S_RECLAIMS_BY + k], t->reclaims[k]);
+				cell_int(&r[S_RECLAIMED_BY + k], t->reclaimed[k]);
 			}
-			cell_int(&r[19], t->recharged);
-			cell_int(&r[20], t->refused[REFUSE_TIER_MAX]);
-			cell_int(&r[21], t->refused[REFUSE_PROMOTION_GATE]);
-			cell_int(&r[22], t->steered_away);
-			cell_int(&r[23], t->steered_in);
+			cell_int(&r[S_RECLAIMS], runs);
+			cell_int(&r[S_RECLAIMED], pages);
+			cell_int(&r[S_RECHARGED], t->recharged);
+			for (k = 0, pages = 0; k < NR_REFUSE_REASONS; k++)
+				pages += t->refused[k];
+			cell_int(&r[S_REFUSED], pages);
+			cell_int(&r[S_REFUSED_MAX], t->refused[REFUSE_TIER_MAX]);
+			cell_int(&r[S_REFUSED_GATE], t->refused[REFUSE_PROMOTION_GATE]);
+			cell_int(&r[S_STEERED_AWAY], t->steered_away);
+			cell_int(&r[S_STEERED_IN], t->steered_in);
 		}
 	}
 	free(v);
@@ -255,31 +275,43 @@ void carry_init(struct carry *c, const struct tier_state *t)
 
 void carry_bucket(struct carry *c, const struct tier_state *t, uint32_t k)
 {
-	if (k < t->nb && t->b[k].has_usage) {
-		c->usage = t->b[k].usage;
-		c->high = t->b[k].high;
-		c->max = t->b[k].max;
+	const struct bucket *b = tier_bucket(t, k);
+
+	if (b && b->has_usage) {
+		c->usage = b->usage;
+		c->high = b->high;
+		c->max = b->max;
 		c->known = true;
 	}
 }
 
+/* Bucket @k of @t, empty when the tier had no record in it */
+static const struct bucket *bucket_or_none(const struct tier_state *t,
+					   uint32_t k)
+{
+	static const struct bucket none;
+	const struct bucket *b = tier_bucket(t, k);
+
+	return b ? b : &none;
+}
+
 static const struct column timeline_cols[] = {
-	{ "ts", "t (s)", COL_TIME },
-	{ "cgroup_id", "id", COL_INT },
-	{ "cgroup", "cgroup", COL_STR },
-	{ "tier", "tier", COL_INT },
-	{ "usage_pages", "usage", COL_PAGES },
-	{ "peak_pages", "peak", COL_PAGES },
-	{ "high_pages", "high", COL_LIMIT },
-	{ "max_pages", "max", COL_LIMIT },
-	{ "charged_pages", "charged", COL_PAGES },
-	{ "uncharged_pages", "uncharged", COL_PAGES },
-	{ "reclaims", "reclaims", COL_INT },
-	{ "reclaimed_pages", "reclaimed", COL_PAGES },
-	{ "refusals", "refusals", COL_INT },
-	{ "refused_pages", "refused", COL_PAGES },
-	{ "steers", "steers", COL_INT },
-	{ "steer_flips", "flips", COL_INT },
+	{ "ts", "t (s)", COL_TIME, true },
+	{ "cgroup_id", "id", COL_INT, true },
+	{ "cgroup", "cgroup", COL_STR, true },
+	{ "tier", "tier", COL_INT, true },
+	{ "usage_pages", "usage", COL_PAGES, true },
+	{ "peak_pages", "peak", COL_PAGES, true },
+	{ "high_pages", "high", COL_LIMIT, true },
+	{ "max_pages", "max", COL_LIMIT, true },
+	{ "charged_pages", "charged", COL_PAGES, true },
+	{ "uncharged_pages", "uncharged", COL_PAGES, true },
+	{ "reclaims", "reclaims", COL_INT, false },
+	{ "reclaimed_pages", "reclaimed", COL_PAGES, true },
+	{ "refusals", "refusals", COL_INT, false },
+	{ "refused_pages", "refused", COL_PAGES, true },
+	{ "steers", "steered", COL_INT, true },
+	{ "steer_flips", "target changes", COL_INT, false },
 };
 
 static bool bucket_active(const struct bucket *b)
@@ -309,8 +341,7 @@ bool report_timeline(struct table *tb, const struct analysis *a,
 				continue;
 			carry_init(&c, t);
 			for (k = 0; ok && k < a->nb; k++) {
-				static const struct bucket none;
-				const struct bucket *b = k < t->nb ? &t->b[k] : &none;
+				const struct bucket *b = bucket_or_none(t, k);
 				struct cell *r;
 
 				carry_bucket(&c, t, k);
@@ -389,19 +420,21 @@ static bool tier_findings(struct findings *fs, const struct cgroup_state *cg,
 			  int s)
 {
 	const struct tier_state *t = &cg->tier[s];
-	uint32_t k, start;
+	uint32_t k, start, nb = tier_span(t);
+	const struct bucket *b;
 
-	for (k = 0; k < t->nb; k++) {
+	for (k = 0; k < nb; k++) {
 		int64_t recharged = 0, reclaimed = 0, runs = 0;
 		struct finding *f;
 
-		if (!t->b[k].reclaims && !t->b[k].recharged)
+		b = bucket_or_none(t, k);
+		if (!b->reclaims && !b->recharged)
 			continue;
-		for (start = k; k < t->nb &&
-		     (t->b[k].reclaims || t->b[k].recharged); k++) {
-			recharged += t->b[k].recharged;
-			reclaimed += t->b[k].reclaimed;
-			runs += t->b[k].reclaims;
+		for (start = k; k < nb && (b = bucket_or_none(t, k)) &&
+		     (b->reclaims || b->recharged); k++) {
+			recharged += b->recharged;
+			reclaimed += b->reclaimed;
+			runs += b->reclaims;
 		}
 		if (!recharged)
 			continue;
@@ -415,15 +448,16 @@ static bool tier_findings(struct findings *fs, const struct cgroup_state *cg,
 			 " pages, %" PRId64 " charged back to the tier within the window",
 			 runs, reclaimed, recharged);
 	}
-	for (k = 0; k < t->nb; k++) {
+	for (k = 0; k < nb; k++) {
 		int64_t pages = 0, n = 0;
 		struct finding *f;
 
-		if (!t->b[k].refusals)
+		if (!bucket_or_none(t, k)->refusals)
 			continue;
-		for (start = k; k < t->nb && t->b[k].refusals; k++) {
-			pages += t->b[k].refused;
-			n += t->b[k].refusals;
+		for (start = k; k < nb && (b = bucket_or_none(t, k))->refusals;
+		     k++) {
+			pages += b->refused;
+			n += b->refusals;
 		}
 		f = add_finding(fs);
 		if (!f)
@@ -455,7 +489,7 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 	if (fast < 0)
 		return true;
 
-#define B(s, k) ((k) < cg->tier[s].nb ? &cg->tier[s].b[k] : NULL)
+#define B(s, k) tier_bucket(&cg->tier[s], k)
 	for (k = 0; k < nb; k++) {
 		int64_t promoted = 0, demoted = 0, flips = 0, steered = 0;
 		bool moves = false, steers = false;
@@ -550,16 +584,16 @@ static int worst_first(const void *x, const void *y)
 }
 
 static const struct column churn_cols[] = {
-	{ "rank", "#", COL_INT },
-	{ "kind", "kind", COL_STR },
-	{ "cgroup_id", "id", COL_INT },
-	{ "cgroup", "cgroup", COL_STR },
-	{ "tier", "tier", COL_INT },
-	{ "start_ts", "from (s)", COL_TIME },
-	{ "end_ts", "to (s)", COL_TIME },
-	{ "pages", "amount", COL_PAGES },
-	{ "events", "events", COL_INT },
-	{ "detail", "detail", COL_STR },
+	{ "rank", "#", COL_INT, true },
+	{ "kind", "kind", COL_STR, true },
+	{ "cgroup_id", "id", COL_INT, true },
+	{ "cgroup", "cgroup", COL_STR, true },
+	{ "tier", "tier", COL_INT, true },
+	{ "start_ts", "from (s)", COL_TIME, true },
+	{ "end_ts", "to (s)", COL_TIME, true },
+	{ "pages", "amount", COL_PAGES, true },
+	{ "events", "events", COL_INT, true },
+	{ "detail", "detail", COL_STR, true },
 };
 
 bool report_churn(struct table *tb, const struct analysis *a,
@@ -584,6 +618,8 @@ bool report_churn(struct table *tb, const struct analysis *a,
 	}
 	if (ok)
 		qsort(fs.f, fs.n, sizeof(*fs.f), worst_first);
+	if (o->top && fs.n > (size_t)o->top)
+		tb->left_out = fs.n - o->top;
 	for (j = 0; ok && j < fs.n && (!o->top || j < (size_t)o->top); j++) {
 		const struct finding *f = &fs.f[j];
 		uint64_t end = a->t0 + (uint64_t)(f->k1 + 1) * a->interval;

@@ -14,6 +14,10 @@ struct report_opts {
 	int top;			/* churn findings shown, 0: all */
 };
 
+/* --top at most: a report is for reading */
+#define TOP_MAX 1000000
+#define TOP_MAX_STR "1000000"
+
 bool cgroup_selected(const struct cgroup_state *cg,
 		     const struct report_opts *o);
 /* The first --cgroup that names no cgroup of the capture, or NULL */

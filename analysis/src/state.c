@@ -42,7 +42,9 @@ void analysis_free(struct analysis *a)
 			free(a->cg[i].tier[s].b);
 	}
 	free(a->cg);
+	free(a->index);
 	a->cg = NULL;
+	a->index = NULL;
 	a->nr_cg = 0;
 }
 
@@ -51,51 +53,70 @@ uint64_t analysis_interval(const struct analysis *a)
 	return a->interval;
 }
 
-static void merge_bucket(struct bucket *d, const struct bucket *x,
-			 const struct bucket *y)
+const struct bucket *tier_bucket(const struct tier_state *t, uint32_t k)
 {
-	struct bucket m = *x;
+	uint32_t lo = 0, hi = t->nb;
 
-	m.charged += y->charged;
-	m.uncharged += y->uncharged;
-	m.reclaims += y->reclaims;
-	m.refusals += y->refusals;
-	m.steers += y->steers;
-	m.flips += y->flips;
-	m.reclaimed += y->reclaimed;
-	m.recharged += y->recharged;
-	m.refused += y->refused;
-	m.steered_in += y->steered_in;
-	m.moved_in += y->moved_in;
-	if (y->peak > m.peak)
-		m.peak = y->peak;
-	if (y->has_usage) {
-		m.usage = y->usage;
-		m.high = y->high;
-		m.max = y->max;
-		m.has_usage = true;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->b[mid].k < k)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	*d = m;
+	return lo < t->nb && t->b[lo].k == k ? &t->b[lo] : NULL;
+}
+
+uint32_t tier_span(const struct tier_state *t)
+{
+	return t->nb ? t->b[t->nb - 1].k + 1 : 0;
+}
+
+/* @y, the bucket after @x in time, merged into @x */
+static void merge_bucket(struct bucket *x, const struct bucket *y)
+{
+	x->charged += y->charged;
+	x->uncharged += y->uncharged;
+	x->reclaims += y->reclaims;
+	x->refusals += y->refusals;
+	x->steers += y->steers;
+	x->flips += y->flips;
+	x->reclaimed += y->reclaimed;
+	x->recharged += y->recharged;
+	x->refused += y->refused;
+	x->steered_in += y->steered_in;
+	x->moved_in += y->moved_in;
+	if (y->peak > x->peak)
+		x->peak = y->peak;
+	if (y->has_usage) {
+		x->usage = y->usage;
+		x->high = y->high;
+		x->max = y->max;
+		x->has_usage = true;
+	}
 }
 
 /* Double the bucket length, merging every pair of neighbours */
 static void coarsen(struct analysis *a)
 {
-	uint32_t i, k;
+	uint32_t i, k, n;
 	int s;
 
 	for (i = 0; i < a->nr_cg; i++) {
 		for (s = 0; s < TIER_MAX_SLOTS; s++) {
 			struct tier_state *t = &a->cg[i].tier[s];
-			static const struct bucket empty;
 
-			for (k = 0; k < t->nb; k += 2)
-				merge_bucket(&t->b[k / 2], &t->b[k],
-					     k + 1 < t->nb ? &t->b[k + 1] : &empty);
-			t->nb = (t->nb + 1) / 2;
-			if (t->b)
-				memset(t->b + t->nb, 0,
-				       (t->cap - t->nb) * sizeof(*t->b));
+			for (k = 0, n = 0; k < t->nb; k++) {
+				struct bucket b = t->b[k];
+
+				b.k /= 2;
+				if (n && t->b[n - 1].k == b.k)
+					merge_bucket(&t->b[n - 1], &b);
+				else
+					t->b[n++] = b;
+			}
+			t->nb = n;
 		}
 	}
 	a->nb = (a->nb + 1) / 2;
@@ -117,51 +138,99 @@ bool analysis_tick(struct analysis *a, uint64_t ts)
 	return true;
 }
 
-/* The bucket of @ts for tier @t; NULL when out of memory */
+/*
+ * The bucket of @ts for tier @t; NULL when out of memory or when a fixed
+ * --bucket would need more than BUCKETS_MAX of them (*too_many set).
+ */
 static struct bucket *bucket_at(struct analysis *a, struct tier_state *t,
-				uint64_t ts)
+				uint64_t ts, bool *too_many)
 {
 	uint64_t idx = (ts - a->t0) / a->interval;
+	uint32_t pos;
 
 	while (!a->cfg.interval && idx >= a->cfg.max_buckets) {
 		coarsen(a);
 		idx = (ts - a->t0) / a->interval;
 	}
+	if (idx >= BUCKETS_MAX) {
+		*too_many = true;
+		return NULL;
+	}
 	if (idx >= a->nb)
 		a->nb = idx + 1;
-	if (idx >= t->cap) {
-		uint32_t cap = t->cap ? t->cap : 16;
-		struct bucket *b;
+	/* Records come in time order: the bucket is the last one or new */
+	pos = t->nb;
+	while (pos && t->b[pos - 1].k > idx)
+		pos--;		/* a timestamp that went back: damage, said */
+	if (pos && t->b[pos - 1].k == idx)
+		return &t->b[pos - 1];
+	if (t->nb == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 4;	/* <= 2 * BUCKETS_MAX */
+		struct bucket *b = realloc(t->b, (size_t)cap * sizeof(*b));
 
-		while (cap <= idx)
-			cap *= 2;
-		b = realloc(t->b, cap * sizeof(*b));
 		if (!b)
 			return NULL;
-		memset(b + t->cap, 0, (cap - t->cap) * sizeof(*b));
 		t->b = b;
 		t->cap = cap;
 	}
-	if (idx >= t->nb)
-		t->nb = idx + 1;
-	return &t->b[idx];
+	memmove(&t->b[pos + 1], &t->b[pos], (t->nb - pos) * sizeof(*t->b));
+	t->nb++;
+	memset(&t->b[pos], 0, sizeof(*t->b));
+	t->b[pos].k = idx;
+	return &t->b[pos];
+}
+
+static uint32_t id_hash(uint64_t id, uint32_t mask)
+{
+	return (uint32_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+/* The index slot of @id: where it is, or the empty one it would take */
+static uint32_t *index_slot(const struct analysis *a, uint64_t id)
+{
+	uint32_t h = id_hash(id, a->index_mask);
+
+	while (a->index[h] && a->cg[a->index[h] - 1].id != id)
+		h = (h + 1) & a->index_mask;
+	return &a->index[h];
+}
+
+/* Keep the index at most half full: rebuilt at twice the cgroups */
+static bool index_grow(struct analysis *a)
+{
+	uint32_t size = a->index ? (a->index_mask + 1) * 2 : 64, i;
+	uint32_t *index;
+
+	if (a->index && a->nr_cg < (a->index_mask + 1) / 2)
+		return true;
+	index = calloc(size, sizeof(*index));
+	if (!index)
+		return false;
+	free(a->index);
+	a->index = index;
+	a->index_mask = size - 1;
+	for (i = 0; i < a->nr_cg; i++)
+		*index_slot(a, a->cg[i].id) = i + 1;
+	return true;
 }
 
 struct cgroup_state *analysis_cgroup(struct analysis *a, uint64_t id)
 {
 	struct cgroup_state *cg;
-	uint32_t i;
+	uint32_t *slot;
 	int s;
 
 	if (a->hint < a->nr_cg && a->cg[a->hint].id == id)
 		return &a->cg[a->hint];
-	for (i = 0; i < a->nr_cg; i++)
-		if (a->cg[i].id == id)
-			return &a->cg[a->hint = i];
+	if (!index_grow(a))
+		return NULL;
+	slot = index_slot(a, id);
+	if (*slot)
+		return &a->cg[a->hint = *slot - 1];
 	if (a->nr_cg == a->cap_cg) {
 		uint32_t cap = a->cap_cg ? a->cap_cg * 2 : 16;
 
-		cg = realloc(a->cg, cap * sizeof(*cg));
+		cg = realloc(a->cg, (size_t)cap * sizeof(*cg));
 		if (!cg)
 			return NULL;
 		a->cg = cg;
@@ -175,7 +244,8 @@ struct cgroup_state *analysis_cgroup(struct analysis *a, uint64_t id)
 		cg->tier[s].high = cg->tier[s].max = NO_LIMIT;
 		cg->tier[s].min = cg->tier[s].low = 0;
 	}
-	a->hint = a->nr_cg++;
+	*slot = ++a->nr_cg;
+	a->hint = a->nr_cg - 1;
 	return cg;
 }
 
@@ -210,10 +280,111 @@ struct tier_state *analysis_tier(struct analysis *a, uint64_t id, int slot)
 	return &cg->tier[slot];
 }
 
-static void learn_node(struct analysis *a, int nid, int slot)
+/* A node belongs to one tier: a record that moves it is damaged */
+static void learn_node(struct analysis *a, int nid, int slot, uint64_t ts)
 {
-	if (nid >= 0 && nid < TIER_MAX_NODES && slot >= 0)
-		a->node_slot[nid] = slot;
+	if (nid < 0 || nid >= TIER_MAX_NODES || slot < 0)
+		return;
+	if (a->node_slot[nid] >= 0 && a->node_slot[nid] != slot) {
+		if (!a->bad_nodes++)
+			a->first_bad_node_ts = ts;
+		return;
+	}
+	a->node_slot[nid] = slot;
+}
+
+static void chain_break(struct tier_state *t, uint64_t ts)
+{
+	if (!t->bad_records++)
+		t->first_bad_ts = ts;
+	t->open = 0;
+}
+
+/*
+ * Each charge record carries its tier's usage as read after its own
+ * change, so in a whole capture it is the previous record's usage plus
+ * its nr_pages.  Charges to one tier that race on several CPUs bend that
+ * for a few records: a record can read the counter after a later
+ * record's change, so the running difference ("open") leaves zero, by
+ * no more than the pages of the racing records, and returns to zero
+ * within OPEN_RECORDS records.  A record whose usage or nr_pages was
+ * damaged opens a difference that no later record closes, or one larger
+ * than the pages around it.
+ */
+#define OPEN_RECORDS 16
+
+static uint64_t pages_abs(int64_t v)
+{
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
+
+static void check_chain(struct tier_state *t, const struct tier_record *r)
+{
+	int64_t d;
+
+	/*
+	 * The account starts at two records that agree: the first record
+	 * of a tier may itself have read a racing charge.
+	 */
+	if (!t->chained) {
+		t->chained = t->have_prev &&
+			r->usage == t->chain_usage + (uint64_t)r->pages;
+		t->have_prev = true;
+		t->chain_usage = r->usage;
+		return;
+	}
+	d = (int64_t)(r->usage - t->chain_usage) - r->pages;
+	t->chain_usage = r->usage;
+	if (!t->open && !d)
+		return;
+	if (!t->open) {
+		t->open_left = OPEN_RECORDS;
+		t->open_ts = r->ts;
+		t->open_most = t->cover = 0;
+	}
+	t->open += d;
+	t->cover += pages_abs(r->pages);
+	if (pages_abs(t->open) > t->open_most)
+		t->open_most = pages_abs(t->open);
+	if (!t->open) {
+		if (t->open_most > t->cover)
+			chain_break(t, t->open_ts);
+		return;
+	}
+	if (--t->open_left <= 0)
+		chain_break(t, t->open_ts);
+}
+
+/* Every chain is cut where the ring buffer dropped records */
+void analysis_lost(struct analysis *a, uint64_t n)
+{
+	uint32_t i;
+	int s;
+
+	a->lost += n;
+	for (i = 0; i < a->nr_cg; i++)
+		for (s = 0; s < TIER_MAX_SLOTS; s++) {
+			a->cg[i].tier[s].chained = false;
+			a->cg[i].tier[s].have_prev = false;
+			a->cg[i].tier[s].open = 0;
+		}
+}
+
+void analysis_finish(struct analysis *a)
+{
+	uint32_t i;
+	int s;
+
+	for (i = 0; i < a->nr_cg; i++)
+		for (s = 0; s < TIER_MAX_SLOTS; s++) {
+			struct tier_state *t = &a->cg[i].tier[s];
+
+			if (t->open)
+				chain_break(t, t->open_ts);
+			/* Usage left by records before --since held in it */
+			if (t->usage_known && t->usage > t->peak)
+				t->peak = t->usage;
+		}
 }
 
 /*
@@ -282,24 +453,27 @@ static void feed_reclaim(struct analysis *a, struct tier_state *t,
 	t->last_reclaim_ts = r->ts;
 }
 
-bool analysis_feed(struct analysis *a, const struct tier_record *r)
+enum feed_result analysis_feed(struct analysis *a,
+			       const struct tier_record *r)
 {
 	bool in_range = r->ts >= a->t0;
 	struct cgroup_state *cg;
 	struct tier_state *t;
+	bool too_many = false;
 	struct bucket *b;
 	int slot;
 
 	if (r->kind == REC_MKDIR || r->kind == REC_RMDIR) {
 		if (!analysis_name(a, r->cgroup_id, r->path, r->path_len))
-			return false;
+			return FEED_NOMEM;
 		if (r->kind == REC_RMDIR)
 			analysis_cgroup(a, r->cgroup_id)->removed = true;
-		return true;
+		return FEED_OK;
 	}
 	cg = analysis_cgroup(a, r->cgroup_id);
 	if (!cg)
-		return false;
+		return FEED_NOMEM;
+	cg->records = true;
 	if (in_range)
 		a->counted[r->kind]++;
 
@@ -308,9 +482,16 @@ bool analysis_feed(struct analysis *a, const struct tier_record *r)
 		slot = steer_slot(a, r->nid, r->excluded, false);
 	t = &cg->tier[slot];
 	t->seen = true;
+	if (in_range && !t->in_window) {
+		t->in_window = true;
+		/* The usage carried into the window is part of it */
+		if (t->usage_known && t->usage > t->peak)
+			t->peak = t->usage;
+	}
 	switch (r->kind) {
 	case REC_CHARGE:
-		learn_node(a, r->nid, r->slot);
+		learn_node(a, r->nid, r->slot, r->ts);
+		check_chain(t, r);
 		t->usage = r->usage;
 		t->high = r->high;
 		t->max = r->max;
@@ -321,19 +502,19 @@ bool analysis_feed(struct analysis *a, const struct tier_record *r)
 		t->usage_known = true;
 		break;
 	case REC_REFUSE:
-		learn_node(a, r->nid, r->slot);
-		learn_node(a, r->src_nid, r->src_slot);
+		learn_node(a, r->nid, r->slot, r->ts);
+		learn_node(a, r->src_nid, r->src_slot, r->ts);
 		break;
 	default:
 		break;
 	}
 	if (!in_range)
-		return true;
+		return FEED_OK;
 	if (t->usage_known && t->usage > t->peak)
 		t->peak = t->usage;
-	b = bucket_at(a, t, r->ts);
+	b = bucket_at(a, t, r->ts, &too_many);
 	if (!b)
-		return false;
+		return too_many ? FEED_TOO_MANY_BUCKETS : FEED_NOMEM;
 
 	switch (r->kind) {
 	case REC_CHARGE:
@@ -366,5 +547,5 @@ bool analysis_feed(struct analysis *a, const struct tier_record *r)
 	}
 	if (t->usage_known)
 		note_usage(t, b);
-	return true;
+	return FEED_OK;
 }

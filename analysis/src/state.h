@@ -15,8 +15,13 @@
 
 #define NO_LIMIT (~0ULL)
 
-/* What one tier of one cgroup saw in one time bucket */
+/*
+ * What one tier of one cgroup saw in one time bucket.  A tier keeps only
+ * the buckets it had a record in, in time order: thousands of cgroups
+ * with a few records each cost their records' buckets, not the capture's.
+ */
 struct bucket {
+	uint32_t k;			/* its index: k * interval from t0 */
 	int64_t charged, uncharged;	/* pages */
 	uint64_t usage;			/* at the bucket's last event */
 	uint64_t peak;
@@ -47,17 +52,36 @@ struct tier_state {
 	/* reclaim churn: pages reclaimed and not yet charged back */
 	int64_t pool;
 	uint64_t last_reclaim_ts;
-	struct bucket *b;
-	uint32_t nb, cap;		/* buckets in use, allocated */
+	bool in_window;			/* a record inside --since/--until */
+	/*
+	 * The charge records' own account, checked record by record: each
+	 * one's usage is the last one's plus its nr_pages, except where
+	 * two charges raced (see check_chain() in state.c).
+	 */
+	bool have_prev;			/* chain_usage holds a record's */
+	bool chained;			/* and the account has started */
+	uint64_t chain_usage;
+	int64_t open;			/* a race's pages not yet seen */
+	uint64_t open_most, cover;	/* its largest; the pages of its records */
+	int open_left;			/* records that may still close it */
+	uint64_t open_ts;
+	uint64_t bad_records;		/* records that broke the account */
+	uint64_t first_bad_ts;
+	struct bucket *b;		/* by k, only those with a record */
+	uint32_t nb, cap;		/* buckets held, allocated */
 };
 
 struct cgroup_state {
 	uint64_t id;
 	char *path;			/* NULL until named */
 	bool removed;
+	bool records;			/* any memcg_tier record names it */
 	int last_steer_slot;		/* -1 before the first steer */
 	struct tier_state tier[TIER_MAX_SLOTS];
 };
+
+/* Time buckets per tier at most, whatever --bucket asks for */
+#define BUCKETS_MAX 100000U
 
 struct analysis_config {
 	uint64_t interval;		/* bucket length, ns; 0: automatic */
@@ -76,7 +100,14 @@ struct analysis {
 	struct cgroup_state *cg;
 	uint32_t nr_cg, cap_cg;
 	uint32_t hint;			/* the cgroup looked up last */
+	uint32_t *index;		/* id hash: cg index + 1, 0 empty */
+	uint32_t index_mask;
 	int node_slot[TIER_MAX_NODES];	/* learnt from events; -1 unknown */
+	uint64_t capacity[TIER_MAX_SLOTS];	/* pages, from a snapshot; 0 unknown */
+	bool snapshot;			/* a tier_stat snapshot named the cgroups */
+	/* Records that contradict the capture: see struct damage in read.h */
+	uint64_t bad_nodes;		/* a node in two tiers */
+	uint64_t first_bad_node_ts;
 	uint64_t records;		/* records of any event */
 	uint64_t counted[REC_NR_KINDS];	/* inside --since/--until */
 	uint64_t lost;			/* ring buffer overruns */
@@ -92,14 +123,27 @@ void analysis_free(struct analysis *a);
  * once past --until.
  */
 bool analysis_tick(struct analysis *a, uint64_t ts);
-/* Feed one decoded record; false when out of memory */
-bool analysis_feed(struct analysis *a, const struct tier_record *r);
+enum feed_result { FEED_OK, FEED_NOMEM, FEED_TOO_MANY_BUCKETS };
+
+/* Feed one decoded record */
+enum feed_result analysis_feed(struct analysis *a,
+			       const struct tier_record *r);
+
+/* @n records the ring buffer dropped: the usage account restarts */
+void analysis_lost(struct analysis *a, uint64_t n);
+/* After the last record: close the open accounts, settle the peaks */
+void analysis_finish(struct analysis *a);
 
 struct cgroup_state *analysis_cgroup(struct analysis *a, uint64_t id);
 bool analysis_name(struct analysis *a, uint64_t id, const char *path,
 		   int len);
 /* Tier state as a snapshot line gives it; sizes in pages */
 struct tier_state *analysis_tier(struct analysis *a, uint64_t id, int slot);
+
+/* Bucket @k of @t, or NULL when the tier had no record in it */
+const struct bucket *tier_bucket(const struct tier_state *t, uint32_t k);
+/* One past the tier's last bucket with a record */
+uint32_t tier_span(const struct tier_state *t);
 
 /* The bucket length that applies once a whole capture has been read */
 uint64_t analysis_interval(const struct analysis *a);

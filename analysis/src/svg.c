@@ -73,12 +73,13 @@ static void panel(FILE *f, const struct analysis *a,
 	double xs = (double)(WIDTH - LEFT - RIGHT) / (a->nb ? a->nb : 1);
 	uint64_t top = 1;
 	int s, n = 0, tick;
-	uint32_t k;
+	uint32_t k, i;
 	double ys;
 
 	/* Scale: the highest usage, high or max drawn */
 	for (s = 0; s < TIER_MAX_SLOTS; s++) {
 		const struct tier_state *t = &cg->tier[s];
+		const struct bucket *b;
 		struct carry c;
 
 		if (!t->seen)
@@ -90,8 +91,9 @@ static void panel(FILE *f, const struct analysis *a,
 				continue;
 			if (c.usage > top)
 				top = c.usage;
-			if (k < t->nb && t->b[k].peak > top)
-				top = t->b[k].peak;
+			b = tier_bucket(t, k);
+			if (b && b->peak > top)
+				top = b->peak;
 			if (!no_limit(a, c.high) && c.high > top)
 				top = c.high;
 			if (!no_limit(a, c.max) && c.max > top)
@@ -127,17 +129,18 @@ static void panel(FILE *f, const struct analysis *a,
 		if (!t->seen)
 			continue;
 		tier_lines(f, a, t, colour, x0, xs, y0, ys);
-		for (k = 0; k < t->nb; k++) {
-			double x = x0 + (k + 0.5) * xs;
+		for (i = 0; i < t->nb; i++) {
+			const struct bucket *b = &t->b[i];
+			double x = x0 + (b->k + 0.5) * xs;
 
-			if (t->b[k].reclaims)
+			if (b->reclaims)
 				fprintf(f, "<path d=\"M%.1f,%.1f l-4,-7 h8 z\" fill=\"%s\"><title>tier %d: %u reclaims, %" PRId64 " pages</title></path>\n",
 					x, y0 + 14.0, colour, s,
-					t->b[k].reclaims, t->b[k].reclaimed);
-			if (t->b[k].refusals)
+					b->reclaims, b->reclaimed);
+			if (b->refusals)
 				fprintf(f, "<path d=\"M%.1f,%.1f l6,6 m0,-6 l-6,6\" stroke=\"%s\" stroke-width=\"2\"><title>tier %d: %u refused, %" PRId64 " pages</title></path>\n",
 					x - 3, y0 + 2.0, colour, s,
-					t->b[k].refusals, t->b[k].refused);
+					b->refusals, b->refused);
 		}
 		fprintf(f, "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"/>",
 			WIDTH - RIGHT + 10, y0 - PLOT + 10 + n * 16,

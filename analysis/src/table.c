@@ -61,6 +61,41 @@ bool cell_str(struct cell *c, const char *s)
 	return c->s != NULL;
 }
 
+bool table_has_column(const struct table *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i].name, name))
+			return true;
+	return false;
+}
+
+/* --fields picks the columns; without it text shows the brief ones */
+static bool shown(const struct render_ctx *ctx, enum format fmt,
+		  const struct column *col)
+{
+	int i;
+
+	if (!ctx->nfields)
+		return fmt != FMT_TEXT || col->brief;
+	for (i = 0; i < ctx->nfields; i++)
+		if (!strcmp(ctx->fields[i], col->name))
+			return true;
+	return false;
+}
+
+/* Tables with sizes in pages carry the page size in csv */
+static bool has_pages(const struct table *t)
+{
+	int i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (t->cols[i].type == COL_PAGES || t->cols[i].type == COL_LIMIT)
+			return true;
+	return false;
+}
+
 bool parse_format(const char *s, enum format *f)
 {
 	static const char *const names[] = { "text", "csv", "json" };
@@ -93,8 +128,13 @@ static const char *text_cell(const struct render_ctx *ctx,
 			 (double)c->v * ctx->page_size / (1 << 20));
 		return buf;
 	case COL_TIME:
-		snprintf(buf, len, "%.3f",
-			 (double)(int64_t)((uint64_t)c->v - ctx->t0) / 1e9);
+		if (ctx->absolute)	/* seconds.microseconds, as trace-cmd */
+			snprintf(buf, len, "%" PRIu64 ".%06" PRIu64,
+				 ((uint64_t)c->v + 500) / 1000 / 1000000,
+				 ((uint64_t)c->v + 500) / 1000 % 1000000);
+		else
+			snprintf(buf, len, "%.3f",
+				 (double)(int64_t)((uint64_t)c->v - ctx->t0) / 1e9);
 		return buf;
 	default:
 		snprintf(buf, len, "%" PRId64, c->v);
@@ -106,8 +146,8 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 			const struct table *t)
 {
 	char buf[64];
+	int *w, i, last = -1;
 	size_t r;
-	int *w, i;
 
 	fprintf(f, "%s\n", t->title);
 	if (!t->nrows) {
@@ -117,31 +157,40 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 	w = calloc(t->ncols, sizeof(*w));
 	if (!w)
 		return;
-	for (i = 0; i < t->ncols; i++)
+	for (i = 0; i < t->ncols; i++) {
+		if (!shown(ctx, FMT_TEXT, &t->cols[i]))
+			continue;
+		last = i;
 		w[i] = strlen(t->cols[i].label);
-	for (r = 0; r < t->nrows; r++)
-		for (i = 0; i < t->ncols; i++) {
+		for (r = 0; r < t->nrows; r++) {
 			int n = strlen(text_cell(ctx, &t->cols[i],
 						 &t->cells[r * t->ncols + i],
 						 buf, sizeof(buf)));
 			if (n > w[i])
 				w[i] = n;
 		}
-	/* Strings left-aligned, figures right-aligned */
-	for (i = 0; i < t->ncols; i++)
-		fprintf(f, "  %*s", t->cols[i].type != COL_STR ? w[i] :
-			i == t->ncols - 1 ? 0 : -w[i], t->cols[i].label);
-	fputc('\n', f);
-	for (r = 0; r < t->nrows; r++) {
-		for (i = 0; i < t->ncols; i++)
-			fprintf(f, "  %*s",
-				t->cols[i].type != COL_STR ? w[i] :
-				i == t->ncols - 1 ? 0 : -w[i],
-				text_cell(ctx, &t->cols[i],
-					  &t->cells[r * t->ncols + i],
+	}
+	/* Strings left-aligned, figures right-aligned, by one space */
+	for (r = 0; r <= t->nrows; r++) {
+		const char *sep = "";
+
+		for (i = 0; i <= last; i++) {
+			const struct column *col = &t->cols[i];
+
+			if (!shown(ctx, FMT_TEXT, col))
+				continue;
+			fprintf(f, "%s%*s", sep, col->type != COL_STR ? w[i] :
+				i == last ? 0 : -w[i],
+				!r ? col->label :
+				text_cell(ctx, col, &t->cells[(r - 1) * t->ncols + i],
 					  buf, sizeof(buf)));
+			sep = " ";
+		}
 		fputc('\n', f);
 	}
+	if (t->left_out)
+		fprintf(f, "(%zu more left out by --top; --top 0 shows all)\n",
+			t->left_out);
 	fputc('\n', f);
 	free(w);
 }
@@ -174,7 +223,7 @@ static void raw_cell(FILE *f, enum format fmt, const struct column *col,
 		else
 			csv_string(f, c->s);
 	} else if (col->type == COL_LIMIT && c->v == CELL_NO_LIMIT) {
-		fputs(fmt == FMT_JSON ? "\"max\"" : "max", f);
+		fputs(fmt == FMT_JSON ? "null" : "max", f);
 	} else if (col->type == COL_TIME) {
 		fprintf(f, "%" PRIu64, (uint64_t)c->v);
 	} else {
@@ -182,56 +231,75 @@ static void raw_cell(FILE *f, enum format fmt, const struct column *col,
 	}
 }
 
-static void render_csv(FILE *f, const struct table *t)
+static void render_csv(FILE *f, const struct render_ctx *ctx,
+		       const struct table *t)
 {
+	const char *sep = "";
+	bool pages = has_pages(t);
 	size_t r;
 	int i;
 
-	fputc('#', f);
 	for (i = 0; i < t->ncols; i++)
-		fprintf(f, "%s%s", i ? "," : "", t->cols[i].name);
-	fputc('\n', f);
+		if (shown(ctx, FMT_CSV, &t->cols[i])) {
+			fprintf(f, "%s%s", sep, t->cols[i].name);
+			sep = ",";
+		}
+	fprintf(f, "%s\n", pages ? ",page_size" : "");
 	for (r = 0; r < t->nrows; r++) {
+		sep = "";
 		for (i = 0; i < t->ncols; i++) {
-			if (i)
-				fputc(',', f);
+			if (!shown(ctx, FMT_CSV, &t->cols[i]))
+				continue;
+			fputs(sep, f);
 			raw_cell(f, FMT_CSV, &t->cols[i],
 				 &t->cells[r * t->ncols + i]);
+			sep = ",";
 		}
+		if (pages)
+			fprintf(f, ",%d", ctx->page_size);
 		fputc('\n', f);
 	}
 }
 
-static void json_row(FILE *f, const struct table *t, size_t r)
+static void json_row(FILE *f, const struct render_ctx *ctx,
+		     const struct table *t, size_t r)
 {
+	const char *sep = "";
 	int i;
 
 	fputc('{', f);
 	for (i = 0; i < t->ncols; i++) {
-		fprintf(f, "%s\"%s\":", i ? "," : "", t->cols[i].name);
+		if (ctx && !shown(ctx, FMT_JSON, &t->cols[i]))
+			continue;
+		fprintf(f, "%s\"%s\":", sep, t->cols[i].name);
 		raw_cell(f, FMT_JSON, &t->cols[i], &t->cells[r * t->ncols + i]);
+		sep = ",";
 	}
 	fputc('}', f);
 }
 
-static void render_json(FILE *f, struct table *const *tables, int n,
+static void render_json(FILE *f, const struct render_ctx *ctx,
+			struct table *const *tables, int n,
 			const struct table *meta)
 {
 	size_t r;
 	int k;
 
-	fputc('{', f);
+	fprintf(f, "{\"format_version\":%d", JSON_FORMAT_VERSION);
 	if (meta && meta->nrows) {
-		fputs("\"capture\":", f);
-		json_row(f, meta, 0);
+		fputs(",\"capture\":", f);
+		json_row(f, NULL, meta, 0);
 	}
 	for (k = 0; k < n; k++) {
-		fprintf(f, "%s\"%s\":[", meta || k ? "," : "", tables[k]->name);
+		fprintf(f, ",\"%s\":[", tables[k]->name);
 		for (r = 0; r < tables[k]->nrows; r++) {
 			fputs(r ? ",\n" : "\n", f);
-			json_row(f, tables[k], r);
+			json_row(f, ctx, tables[k], r);
 		}
 		fputs("]", f);
+		if (tables[k]->left_out)
+			fprintf(f, ",\"%s_left_out\":%zu", tables[k]->name,
+				tables[k]->left_out);
 	}
 	fputs("}\n", f);
 }
@@ -264,10 +332,10 @@ int render_tables(FILE *f, enum format fmt, const struct render_ctx *ctx,
 		break;
 	case FMT_CSV:
 		for (k = 0; k < n; k++)
-			render_csv(f, tables[k]);
+			render_csv(f, ctx, tables[k]);
 		break;
 	case FMT_JSON:
-		render_json(f, tables, n, meta);
+		render_json(f, ctx, tables, n, meta);
 		break;
 	}
 	return ferror(f) ? -1 : 0;

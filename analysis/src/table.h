@@ -20,9 +20,10 @@ enum col_type {
 };
 
 struct column {
-	const char *name;	/* csv and json key */
+	const char *name;	/* csv and json key, and for --fields */
 	const char *label;	/* text header */
 	enum col_type type;
+	bool brief;		/* text shows it without --fields */
 };
 
 /* A COL_LIMIT cell's value for "no limit" */
@@ -41,12 +42,19 @@ struct table {
 	int ncols;
 	struct cell *cells;
 	size_t nrows, cap;
+	size_t left_out;	/* rows --top left out */
 };
 
 struct render_ctx {
 	uint64_t t0;		/* time 0 of text timestamps, ns */
+	bool absolute;		/* text: timestamps as trace-cmd report prints them */
 	int page_size;
+	const char *const *fields;	/* --fields: columns by name, or NULL */
+	int nfields;
 };
+
+/* The JSON layout's version: raised whenever a key changes meaning */
+#define JSON_FORMAT_VERSION 2
 
 void table_init(struct table *t, const char *name, const char *title,
 		const struct column *cols, int ncols);
@@ -59,6 +67,8 @@ bool cell_str(struct cell *c, const char *s);
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 bool parse_format(const char *s, enum format *f);
+/* Whether @t has a column named @name */
+bool table_has_column(const struct table *t, const char *name);
 /* JSON: @meta is written first as a "capture" object, if given */
 int render_tables(FILE *f, enum format fmt, const struct render_ctx *ctx,
 		  struct table *const *tables, int n, const struct table *meta);

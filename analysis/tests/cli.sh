@@ -35,9 +35,30 @@ check $([ $? -eq 0 ] && grep -q summary <<<"$out" && grep -q timeline <<<"$out" 
 fails 2 "unrecognized option" "an unknown option is a usage error" -- --frobnicate "$dat"
 fails 2 "unknown format 'xml'" "an unknown format is named" -- -f xml "$dat"
 fails 2 "unknown report 'sumary'" "an unknown report is named" -- sumary "$dat"
-fails 2 "--interval: 'soon'" "a bad --interval is named" -- -i soon "$dat"
-fails 2 "no capture file" "no capture file is a usage error" --
+fails 2 "--bucket: 'soon'" "a bad --bucket is named" -- -b soon "$dat"
+fails 2 "too many arguments" "two captures are a usage error" -- -i "$dat" "$dat"
 fails 2 "until must come after" "--until before --since is refused" -- --since 5 --until 2 "$dat"
+
+# Option limits: every size an option creates is bounded, and said so
+fails 2 "--since: 'nan' is not a time" "nan is not a time" -- --since nan "$dat"
+fails 2 "--window: 'inf' is not a time" "inf is not a time" -- -w inf "$dat"
+fails 2 "--until: '1e300' is not a time" "a time past 64-bit nanoseconds is refused" -- --until 1e300 "$dat"
+fails 2 "--top: '4294967297' is not a count from 0 to 1000000" "--top 2^32+1 is refused, not taken as 1" -- --top 4294967297 "$dat"
+fails 2 "--top: '-1' is not a count" "a negative --top is refused" -- --top -1 "$dat"
+err=$(timeout 20 "$report" timeline -b 1us "$dat" 2>&1 >/dev/null)
+rc=$?
+check $([ $rc -eq 1 ] && grep -q "more than 100000 buckets per tier" <<<"$err"; echo $?) \
+	"--bucket 1us over a 2 s capture ends at once with a clear error (exit $rc: ${err:0:90})"
+fails 2 "--fields: no column 'bogus'" "an unknown --fields column is named" -- -F usage_pages,bogus "$dat"
+fails 2 "csv holds one table" "csv with several reports is refused" -- all -f csv "$dat"
+
+# A window outside the capture is said, not printed as zeros
+fails 1 "--since 3 s is after the capture's last record" "--since past the end of the capture is refused" \
+	-- --since 3 --until 4 "$dat"
+peaks=$("$report" summary -f csv --since 1.5 "$dat" |
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 $c["peak_pages"] < $c["usage_pages"] { bad++ } END { print bad + 0 }')
+check $([ "$peaks" = 0 ]; echo $?) "--since 1.5: no tier's peak below its usage ($peaks)"
 
 : >"$tmp/empty.dat"
 fails 1 "$tmp/empty.dat: empty file" "an empty file" -- "$tmp/empty.dat"
@@ -53,9 +74,9 @@ done
 # The file ends with an options section that holds no record: losing only
 # its tail loses nothing, and the figures must say so.
 head -c $((size - 10)) "$dat" >"$tmp/cut.dat"
-check $(cmp -s <("$report" all -f csv --cgroup-map "$fix/tierpush.cgroups" \
-	--tier-stat "$fix/tierpush.tier_stat.start" "$tmp/cut.dat") \
-	<("$report" all -f csv "$dat"); echo $?) \
+check $(cmp -s <("$report" all -f json --cgroup-map "$fix/tierpush.cgroups" \
+	--tier-stat "$fix/tierpush.tier_stat.start" "$tmp/cut.dat" | sed 's/"file":"[^"]*"//') \
+	<("$report" all -f json "$dat" | sed 's/"file":"[^"]*"//'); echo $?) \
 	"a capture missing only the tail of its trailing options reads in full"
 fails 1 "no-memcg-tier.dat: no memcg_tier events in the capture; record .*tracing/record.sh" \
 	"a capture without memcg_tier events says how to record one" -- "$fix/no-memcg-tier.dat"
@@ -70,18 +91,103 @@ echo keep >"$tmp/r.txt"
 "$report" -o "$tmp/r.txt" "$tmp/text.dat" 2>/dev/null
 check $([ "$(cat "$tmp/r.txt")" = keep ] && [ "$(ls "$tmp" | grep -c tmp)" = 0 ]; echo $?) \
 	"a failed run leaves an existing output file as it was, and no temporary"
-"$report" all -f csv "$dat" >"$tmp/stdout.csv" && "$report" all -f csv -o "$tmp/r.csv" "$dat"
-check $(cmp -s "$tmp/stdout.csv" "$tmp/r.csv"; echo $?) "-o writes what standard output gets"
-check $(head -n 1 "$tmp/r.csv" | grep -q '^#cgroup_id,cgroup,tier,nodes,usage_pages'; echo $?) \
-	"CSV starts with a '#' header line"
+"$report" all -f json "$dat" >"$tmp/stdout.json" && "$report" all -f json -o "$tmp/r.json" "$dat"
+check $(cmp -s "$tmp/stdout.json" "$tmp/r.json"; echo $?) "-o writes what standard output gets"
+
+# Outputs never destroy an input, and go where their path points
+cap=$tmp/cap
+mkdir "$cap"
+for f in dat cgroups tier_stat.start tier_stat.end; do cp "$fix/tierpush.$f" "$cap/t.$f"; done
+sums() { sha256sum "$cap"/t.* | sha256sum; }
+was=$(sums)
+fails 2 "refusing to write $cap/t.dat: it is the capture" "-o onto the capture is refused" -- -o "$cap/t.dat" "$cap/t.dat"
+fails 2 "refusing to write $cap/t.cgroups: it is the capture's side file cgroups" \
+	"--svg onto a side file is refused" -- --svg "$cap/t.cgroups" "$cap/t.dat"
+fails 2 "refusing to write $cap/t.tier_stat.end" "-o onto a side file not read is refused too" \
+	-- -o "$cap/t.tier_stat.end" "$cap/t.dat"
+ln -s t.dat "$cap/link.dat"
+fails 2 "refusing to write $cap/link.dat: it is the capture" "-o onto a link to the capture is refused" \
+	-- -o "$cap/link.dat" "$cap/t.dat"
+fails 2 "-o and --svg both name $tmp/both" "-o and --svg naming one file are refused" \
+	-- -o "$tmp/both" --svg "$tmp/both" "$cap/t.dat"
+err=$("$report" -i "$cap/t.dat" 2>&1 >>"$cap/t.dat")
+check $([ $? -eq 2 ] && grep -q "standard output is" <<<"$err"; echo $?) \
+	"standard output appended to the capture is refused (${err:0:80})"
+check $([ "$(sums)" = "$was" ] && [ ! -e "$tmp/both" ]; echo $?) "none of those touched an input"
+ln -s /dev/null "$tmp/null"
+"$report" -o "$tmp/null" "$cap/t.dat"
+check $([ -L "$tmp/null" ] && [ "$(readlink "$tmp/null")" = /dev/null ] && [ -c /dev/null ] &&
+	[ -z "$(ls "$tmp" | grep 'null.tmp')" ]; echo $?) \
+	"-o onto a link to a device writes through it: the link and the device stay"
+echo old >"$tmp/target.txt"
+ln -s target.txt "$tmp/report-link"
+"$report" -o "$tmp/report-link" "$cap/t.dat"
+check $([ -L "$tmp/report-link" ] && grep -q '^summary' "$tmp/target.txt"; echo $?) \
+	"-o onto a link to a file replaces the file and keeps the link"
+mkfifo "$tmp/fifo"
+timeout 20 cat "$tmp/fifo" >"$tmp/from-fifo" &
+reader=$!
+"$report" -o "$tmp/fifo" "$cap/t.dat"
+wait $reader
+check $([ -p "$tmp/fifo" ] && grep -q '^summary' "$tmp/from-fifo"; echo $?) \
+	"-o onto a FIFO writes into it and leaves it a FIFO"
+(umask 027 && "$report" -o "$tmp/new.txt" "$cap/t.dat")
+echo x >"$tmp/kept.txt" && chmod 604 "$tmp/kept.txt"
+"$report" -o "$tmp/kept.txt" "$cap/t.dat"
+check $([ "$(stat -c %a "$tmp/new.txt")" = 640 ] && [ "$(stat -c %a "$tmp/kept.txt")" = 604 ]; echo $?) \
+	"a new output gets the umask's mode (640 under 027), a replaced one keeps its own ($(stat -c %a "$tmp/new.txt"), $(stat -c %a "$tmp/kept.txt"))"
+
+# Conventions: -i, a default input, csv and json for their readers
+(cd "$cap" && cp t.dat trace.dat && "$report" >"$tmp/default.txt" 2>&1)
+check $(grep -q '^capture: trace.dat' "$tmp/default.txt"; echo $?) "without a capture argument it reads trace.dat"
+check $(cmp -s <("$report" summary -f csv -i "$dat") <("$report" summary -f csv "$dat"); echo $?) \
+	"-i FILE names the input"
+"$report" summary -f csv -o "$tmp/r.csv" "$dat"
+python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["page_size"] == "4096" for r in rows), rows[:1]
+assert not any(k.startswith("#") for k in rows[0]), rows[0].keys()
+assert any(r["cgroup"] == "/tierpush" and int(r["usage_pages"]) > 0 for r in rows)' "$tmp/r.csv"
+check $? "csv reads with a standard reader: named columns, page_size, no '#'"
+"$report" all -f json --top 1 "$dat" >"$tmp/r.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format_version"] == 2
+s = [r for r in d["summary"] if r["cgroup"] == "/tierpush"]
+assert all(isinstance(r["usage_pages"], int) and r["high_pages"] is None for r in s), s
+assert len(d["churn"]) == 1 and d["churn_left_out"] >= 1, d.get("churn_left_out")' "$tmp/r.json"
+check $? "json: a format version, numbers as numbers, null for no limit, what --top left out"
+out=$("$report" churn --top 1 --no-header "$dat")
+check $(grep -qE '^\([0-9]+ more left out by --top; --top 0 shows all\)$' <<<"$out"; echo $?) \
+	"--top says how many findings it left out"
+wide=$("$report" summary "$dat" | awk 'length > 100' | wc -l)
+check $([ "$wide" = 0 ]; echo $?) "the text summary fits 100 columns ($wide wider lines)"
+hdr=$("$report" summary --no-header -F cgroup,tier,usage_pages,refused_tier_max_pages "$dat" | sed -n 2p)
+check $([ "$(echo $hdr)" = "cgroup tier usage refused at max" ]; echo $?) \
+	"--fields picks the columns, in the table's order ($hdr)"
+first=$(trace-cmd report -i "$dat" 2>/dev/null | grep -m1 -oE '[0-9]+\.[0-9]{6}:' | tr -d :)
+abs=$("$report" -t "$dat" | sed -n 's/^start (s): //p')
+check $([ -n "$first" ] && [ "$abs" = "$first" ]; echo $?) \
+	"--absolute-time prints timestamps as trace-cmd report does ($abs, $first)"
 
 check $(cmp -s <(sha256sum "$fix"/* | sha256sum) <(echo "$before"); echo $?) \
 	"no input file was modified"
 
+# A capture recorded into a buffer instance (trace-cmd record -B tier)
+inst=$fix/instance.dat
+fails 1 "top buffer and the buffer instance 'tier' .*--buffer NAME" \
+	"a capture with a buffer instance is refused, naming it" -- "$inst"
+fails 1 "--buffer nope: no such buffer.* 'tier'" "an unknown --buffer is refused, naming the buffers" \
+	-- --buffer nope "$inst"
+n=$("$report" summary -f csv --buffer tier "$inst" | awk -F, 'NR > 1 && $11 > 0' | wc -l)
+m=$(trace-cmd report -i "$inst" 2>/dev/null | grep -c 'memcg_tier_charge:')
+check $([ "$n" -ge 1 ] && [ "$m" -gt 0 ]; echo $?) \
+	"--buffer tier reads the instance's memcg_tier records ($n tiers charged; trace-cmd report: $m charges)"
+
 # The figures against an independent decoder: trace-cmd report's text
 summary=$("$report" summary -f csv "$dat")
 col() {	# col TIER COLUMN
-	awk -F, -v t="$1" -v c="$2" 'NR == 1 { sub(/^#/, ""); for (i = 1; i <= NF; i++) h[$i] = i; next }
+	awk -F, -v t="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$2 == "/tierpush" && $3 == t { print $h[c] }' <<<"$summary"
 }
 id=$(awk '$2 == "/tierpush" { print $1 }' "$fix/tierpush.cgroups")
@@ -109,7 +215,7 @@ b=$("$report" summary -f csv --since 300ms "$dat" | awk -F, '$2 == "/tierpush" &
 check $([ -n "$a" ] && [ -n "$b" ] && [ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ $((a + b)) = "$total" ]; echo $?) \
 	"--until 300ms and --since 300ms split tier 0's charges ($a + $b = $total)"
 
-tl=$("$report" timeline -f csv -i 100ms "$dat")
+tl=$("$report" timeline -f csv -b 100ms "$dat")
 rows=$(awk -F, '$3 == "/tierpush" && $4 == 0' <<<"$tl" | wc -l)
 sum=$(awk -F, '$3 == "/tierpush" && $4 == 0 { s += $9 } END { print s + 0 }' <<<"$tl")
 check $([ "$rows" -gt 5 ] && [ "$sum" = "$total" ]; echo $?) \

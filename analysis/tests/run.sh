@@ -1,6 +1,7 @@
 #!/bin/bash
 # "make test" in analysis/: the unit tests, then the command-line tests on
-# the committed captures.  The last line is "N passed, N failed".
+# the committed captures and the byte flips in them.  The last line is
+# "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0
@@ -12,6 +13,6 @@ while IFS= read -r line; do
 	esac
 	echo "$line"
 done < <("$here/../build/unit" "$here/formats" 2>&1 || echo "not ok - unit tests exited with status $?";
-	 "$here/cli.sh" 2>&1)
+	 "$here/cli.sh" 2>&1; "$here/flips.sh" 2>&1)
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

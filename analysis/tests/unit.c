@@ -145,12 +145,13 @@ static void set_dyn(struct rec *r, const char *field, const void *p, int len)
 	memcpy(r->data + f->offset, &loc, 4);
 }
 
+/* The last decode error */
+static char tr_err[200];
+
 static int decode(struct tier_decoder *d, struct rec *r, unsigned long long ts,
 		  struct tier_record *out)
 {
-	char err[200];
-
-	return tier_decode(d, r->data, r->size, ts, out, err, sizeof(err));
+	return tier_decode(d, r->data, r->size, ts, out, tr_err, sizeof(tr_err));
 }
 
 static void charge_rec(struct rec *r, struct tep_handle *tep, long long id,
@@ -288,8 +289,19 @@ static void test_changed_kernels(void)
 	check(decode(&d, &r, 0, &tr) == 1 && tr.reason == CAUSE_MIGRATE,
 	      "causes are mapped by the capture's own symbol names, not numbers");
 	charge_rec(&r, tep, 1, 0, 0, 1, 1, 9, 0);
+	check(decode(&d, &r, 0, &tr) == -1 && strstr(tr_err, "cause 9"),
+	      "a cause value the format does not name is a damaged record (%s)",
+	      tr_err);
+	tier_decoder_free(&d);
+	tep_free(tep);
+
+	/* A kernel with a cause this analyzer does not know */
+	tep = make_tep("memcg_tier_charge", "{ 2, \"migrate\" }",
+		       "{ 2, \"compaction\" }");
+	tier_decoder_init(&d, tep, err, sizeof(err));
+	charge_rec(&r, tep, 1, 0, 0, 1, 1, 2, 0);
 	check(decode(&d, &r, 0, &tr) == 1 && tr.reason == CAUSE_OTHER,
-	      "a cause the format does not name decodes as 'other'");
+	      "a cause the format names but the analyzer does not know is 'other'");
 	tier_decoder_free(&d);
 	tep_free(tep);
 
@@ -428,6 +440,117 @@ static void test_state(void)
 	analysis_free(&a);
 }
 
+/* A charge of @pages to cgroup 5's tier 0 that reads @usage after it */
+static enum feed_result feed(struct analysis *a, unsigned long long ts,
+			     long long pages, unsigned long long usage)
+{
+	struct tier_record r = charge(ts, 0, pages, usage, CAUSE_ALLOC);
+
+	analysis_tick(a, ts);
+	return analysis_feed(a, &r);
+}
+
+static uint64_t bad_after(struct analysis *a)
+{
+	analysis_finish(a);
+	return a->cg[0].tier[0].bad_records;
+}
+
+static void test_invariants(void)
+{
+	struct analysis_config cfg = { .window = 1000000000ULL };
+	struct cgroup_state *cg;
+	struct analysis a;
+	uint32_t i;
+	bool ok;
+
+	/* Two charges racing: the first reads the second's page too */
+	analysis_init(&a, &cfg);
+	feed(&a, 0, 100, 100);
+	feed(&a, 5, 1, 101);
+	feed(&a, 10, 1, 103);
+	feed(&a, 20, 1, 103);
+	/* three racing, then an uncharge racing a charge */
+	feed(&a, 30, 512, 617);
+	feed(&a, 40, 1, 617);
+	feed(&a, 50, 1, 617);
+	feed(&a, 60, -4, 614);
+	feed(&a, 70, 1, 614);
+	check(bad_after(&a) == 0 && a.cg[0].tier[0].chained,
+	      "charges racing on two CPUs keep the usage account (%llu broken)",
+	      (unsigned long long)a.cg[0].tier[0].bad_records);
+	analysis_free(&a);
+
+	analysis_init(&a, &cfg);
+	feed(&a, 0, 100, 100);
+	feed(&a, 5, 1, 101);		/* two records that agree: the base */
+	feed(&a, 10, 1, 102 + 65536);	/* usage's third byte flipped */
+	feed(&a, 20, 1, 103);
+	feed(&a, 30, 1, 104);
+	check(bad_after(&a) == 1,
+	      "a record whose usage was damaged breaks the account");
+	analysis_free(&a);
+
+	analysis_init(&a, &cfg);
+	feed(&a, 0, 100, 100);
+	feed(&a, 5, 1, 101);
+	feed(&a, 10, 3, 102);		/* nr_pages damaged */
+	feed(&a, 20, 1, 103);
+	check(bad_after(&a) == 1,
+	      "a record whose nr_pages was damaged breaks the account");
+	analysis_free(&a);
+
+	analysis_init(&a, &cfg);
+	feed(&a, 0, 100, 100);
+	feed(&a, 10, 1, 101);
+	feed(&a, 20, 1, 102 + 256);	/* the last record damaged */
+	check(bad_after(&a) == 1,
+	      "a damaged last record leaves the account open: broken");
+	analysis_free(&a);
+
+	analysis_init(&a, &cfg);
+	feed(&a, 0, 100, 100);
+	analysis_lost(&a, 7);
+	feed(&a, 20, 1, 150);
+	check(bad_after(&a) == 0 && a.lost == 7,
+	      "records the ring buffer dropped restart the account");
+	analysis_free(&a);
+
+	/* --since: the usage carried into the window is its peak */
+	cfg.since = 100;
+	analysis_init(&a, &cfg);
+	feed(&a, 0, 100, 100);
+	feed(&a, 150, -60, 40);
+	analysis_finish(&a);
+	check(a.cg[0].tier[0].peak == 100 && a.cg[0].tier[0].usage == 40,
+	      "a window's peak counts the usage carried into it (peak %llu, usage %llu)",
+	      (unsigned long long)a.cg[0].tier[0].peak,
+	      (unsigned long long)a.cg[0].tier[0].usage);
+	analysis_free(&a);
+	cfg.since = 0;
+
+	/* --bucket 1us over 1 s: too many buckets, said, not allocated */
+	cfg.interval = 1000;
+	analysis_init(&a, &cfg);
+	ok = feed(&a, 0, 1, 1) == FEED_OK &&
+	     feed(&a, 1000000000ULL, 1, 2) == FEED_TOO_MANY_BUCKETS;
+	check(ok, "a fixed bucket length over too long a capture is refused");
+	analysis_free(&a);
+	cfg.interval = 0;
+
+	/* 10,000 cgroups: each found again, none mixed up */
+	analysis_init(&a, &cfg);
+	for (i = 0; i < 10000; i++)
+		analysis_cgroup(&a, 1000003ULL * i + 17);
+	ok = a.nr_cg == 10000;
+	for (i = 0; ok && i < 10000; i += 7) {
+		cg = analysis_cgroup(&a, 1000003ULL * i + 17);
+		ok = cg && cg->id == 1000003ULL * i + 17 && a.nr_cg == 10000;
+	}
+	check(ok, "10,000 cgroups by id: each found again (%u held)", a.nr_cg);
+	analysis_free(&a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -438,5 +561,6 @@ int main(int argc, char **argv)
 	test_decoder();
 	test_changed_kernels();
 	test_state();
+	test_invariants();
 	return failures ? 1 : 0;
 }

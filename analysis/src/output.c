@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Output files: see output.h */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output.h"
+
+bool file_id_of(const char *path, struct file_id *id)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *dir;
+	bool ok;
+
+	if (!stat(path, &st)) {
+		*id = (struct file_id){ st.st_dev, st.st_ino, NULL };
+		return true;
+	}
+	if (errno != ENOENT)
+		return false;
+	/* Not there yet: the directory it will be made in, and its name */
+	dir = slash ? strndup(path, slash == path ? 1 : slash - path) :
+		strdup(".");
+	if (!dir)
+		return false;
+	ok = !stat(dir, &st);
+	free(dir);
+	if (ok)
+		*id = (struct file_id){ st.st_dev, st.st_ino,
+					slash ? slash + 1 : path };
+	return ok;
+}
+
+bool file_id_same(const struct file_id *a, const struct file_id *b)
+{
+	if (a->dev != b->dev || a->ino != b->ino || !a->name != !b->name)
+		return false;
+	return !a->name || !strcmp(a->name, b->name);
+}
+
+static int fail(struct output *o, const char *prog, int err)
+{
+	fprintf(stderr, "%s: cannot write %s: %s\n", prog, o->path,
+		strerror(err));
+	free(o->target);
+	free(o->tmp);
+	o->target = o->tmp = NULL;
+	return -1;
+}
+
+int output_open(struct output *o, const char *prog, const char *path)
+{
+	mode_t mask, mode;
+	struct stat st;
+	int fd;
+
+	*o = (struct output){ .path = path };
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* A FIFO, a terminal, /dev/stdout: write through, never replace */
+		if (S_ISDIR(st.st_mode))
+			return fail(o, prog, EISDIR);
+		fd = open(path, O_WRONLY | O_TRUNC);
+		if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+			int err = errno;
+
+			if (fd >= 0)
+				close(fd);
+			return fail(o, prog, err);
+		}
+		return 0;
+	}
+	if (!stat(path, &st)) {
+		/* Replace the file itself; a symbolic link to it stays a link */
+		o->target = realpath(path, NULL);
+		mode = st.st_mode & 07777;
+	} else {
+		o->target = strdup(path);
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (!o->target)
+		return fail(o, prog, errno);
+	o->tmp = malloc(strlen(o->target) + 16);
+	if (!o->tmp)
+		return fail(o, prog, errno);
+	sprintf(o->tmp, "%s.tmp.XXXXXX", o->target);
+	fd = mkstemp(o->tmp);
+	if (fd < 0)
+		return fail(o, prog, errno);
+	if (fchmod(fd, mode) || !(o->f = fdopen(fd, "w"))) {
+		int err = errno;
+
+		close(fd);
+		unlink(o->tmp);
+		return fail(o, prog, err);
+	}
+	return 0;
+}
+
+void output_abandon(struct output *o)
+{
+	if (!o->f)
+		return;
+	fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->target);
+	o->f = NULL;
+	o->tmp = o->target = NULL;
+}
+
+int output_commit(struct output *o, const char *prog)
+{
+	int err = ferror(o->f) ? EIO : 0;
+
+	if (fclose(o->f) && !err)
+		err = errno;
+	o->f = NULL;
+	if (!err && o->tmp && rename(o->tmp, o->target))
+		err = errno;
+	if (err && o->tmp)
+		unlink(o->tmp);
+	if (err)
+		return fail(o, prog, err);
+	free(o->tmp);
+	free(o->target);
+	o->tmp = o->target = NULL;
+	return 0;
+}
