@@ -7,6 +7,7 @@
  * refused at open with the event and field named.  Every read is bounds
  * checked against the record: the bytes come from a file.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,7 @@ int tier_decoder_init(struct tier_decoder *d, struct tep_handle *tep,
 
 	memset(d, 0, sizeof(*d));
 	d->tep = tep;
+	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	for (k = 0; k < REC_NR_KINDS; k++) {
 		if (resolve_event(d, k, err, errlen)) {
 			tier_decoder_free(d);
@@ -270,6 +272,37 @@ struct cursor {
 	long long sym_value;
 };
 
+/*
+ * An integer of @size bytes at @p: in the capture's byte order when it is
+ * ours, read in place (this runs for every field of every record, and
+ * tep_read_number() costs a call and a byte-order test each time).
+ */
+static unsigned long long read_uint(const struct tier_decoder *d,
+				    const void *p, int size)
+{
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	if (d->swap)
+		return tep_read_number(d->tep, p, size);
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return v4;
+	case 8:
+		memcpy(&v8, p, 8);
+		return v8;
+	default:
+		return tep_read_number(d->tep, p, size);
+	}
+}
+
 static long long num(struct cursor *c, int i)
 {
 	const struct field_ref *r = &c->ev->f[i];
@@ -281,7 +314,7 @@ static long long num(struct cursor *c, int i)
 		c->bad = 1;
 		return 0;
 	}
-	v = tep_read_number(c->d->tep, c->data + r->offset, r->size);
+	v = read_uint(c->d, c->data + r->offset, r->size);
 	if (r->is_signed && r->size < 8 && (v >> (r->size * 8 - 1)) & 1)
 		v |= ~0ULL << (r->size * 8);
 	return (long long)v;
@@ -300,7 +333,7 @@ static const unsigned char *dyn(struct cursor *c, int i, int *len)
 		c->bad = 1;
 		return NULL;
 	}
-	loc = tep_read_number(c->d->tep, c->data + r->offset, 4);
+	loc = read_uint(c->d, c->data + r->offset, 4);
 	off = loc & 0xffff;
 	if (r->relative)
 		off += r->offset + 4;
@@ -323,7 +356,7 @@ static unsigned long long bitmask64(struct cursor *c, int i)
 	p = dyn(c, i, &len);
 	/* An array of longs in the file's byte order */
 	for (k = 0; p && k + ls <= len && k < 8; k += ls)
-		v |= tep_read_number(c->d->tep, p + k, ls) << (k * 8);
+		v |= read_uint(c->d, p + k, ls) << (k * 8);
 	return v;
 }
 
@@ -362,7 +395,7 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 		snprintf(err, errlen, "record of %d bytes has no event type", size);
 		return size > 0 && !d->type_size ? 0 : -1;
 	}
-	type = tep_read_number(d->tep, c.data + d->type_offset, d->type_size);
+	type = read_uint(d, c.data + d->type_offset, d->type_size);
 	for (kind = 0; kind < REC_NR_KINDS; kind++)
 		if (d->ev[kind].id >= 0 && d->ev[kind].id == type)
 			break;

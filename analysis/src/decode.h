@@ -7,6 +7,7 @@
 #ifndef DECODE_H
 #define DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <event-parse.h>
 
@@ -86,6 +87,7 @@ struct event_ref {
 
 struct tier_decoder {
 	struct tep_handle *tep;
+	bool swap;		/* the capture's byte order is not ours */
 	int type_offset, type_size;
 	struct event_ref ev[REC_NR_KINDS];
 };

@@ -480,14 +480,16 @@ static bool tier_findings(struct findings *fs, const struct cgroup_state *cg,
 static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			    uint32_t nb)
 {
-	int s, fast = -1;
+	int s, j, fast, slots[TIER_MAX_SLOTS], nslots = 0;
 	uint32_t k, start;
 
-	for (s = TIER_MAX_SLOTS - 1; s >= 0; s--)
+	/* Only the tiers with records: most cgroups have two of sixteen */
+	for (s = 0; s < TIER_MAX_SLOTS; s++)
 		if (cg->tier[s].seen)
-			fast = s;
-	if (fast < 0)
+			slots[nslots++] = s;
+	if (!nslots)
 		return true;
+	fast = slots[0];
 
 #define B(s, k) tier_bucket(&cg->tier[s], k)
 	for (k = 0; k < nb; k++) {
@@ -495,8 +497,8 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 		bool moves = false, steers = false;
 		struct finding *f;
 
-		for (s = 0; s < TIER_MAX_SLOTS; s++) {
-			const struct bucket *b = B(s, k);
+		for (j = 0; j < nslots; j++) {
+			const struct bucket *b = B(slots[j], k);
 
 			moves |= b && b->moved_in;
 			steers |= b && b->steers;
@@ -505,13 +507,13 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			for (start = k; k < nb; k++) {
 				bool more = false;
 
-				for (s = 0; s < TIER_MAX_SLOTS; s++) {
-					const struct bucket *b = B(s, k);
+				for (j = 0; j < nslots; j++) {
+					const struct bucket *b = B(slots[j], k);
 
 					if (!b || !b->moved_in)
 						continue;
 					more = true;
-					if (s == fast)
+					if (slots[j] == fast)
 						promoted += b->moved_in;
 					else
 						demoted += b->moved_in;
@@ -541,8 +543,8 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 		for (start = k; k < nb; k++) {
 			bool more = false;
 
-			for (s = 0; s < TIER_MAX_SLOTS; s++) {
-				const struct bucket *b = B(s, k);
+			for (j = 0; j < nslots; j++) {
+				const struct bucket *b = B(slots[j], k);
 
 				if (!b || !b->steers)
 					continue;

@@ -165,7 +165,7 @@ static struct bucket *bucket_at(struct analysis *a, struct tier_state *t,
 	if (pos && t->b[pos - 1].k == idx)
 		return &t->b[pos - 1];
 	if (t->nb == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 4;	/* <= 2 * BUCKETS_MAX */
+		uint32_t cap = t->cap ? t->cap * 2 : 16;	/* <= 2 * BUCKETS_MAX */
 		struct bucket *b = realloc(t->b, (size_t)cap * sizeof(*b));
 
 		if (!b)
