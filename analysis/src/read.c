@@ -122,8 +122,8 @@ static int take(struct reader *r, struct stream *s, struct tep_record *rec,
 		return 0;
 	case FEED_TOO_MANY_BUCKETS:
 		snprintf(err, errlen,
-			 "--bucket %.6g s makes more than %u buckets per tier over this capture; choose a longer one",
-			 r->a->cfg.interval / 1e9, BUCKETS_MAX);
+			 "--bucket of %llu ns makes more than %u buckets per tier over this capture; choose a longer one",
+			 (unsigned long long)r->a->cfg.interval, BUCKETS_MAX);
 		return -1;
 	default:
 		snprintf(err, errlen, "out of memory");

@@ -128,7 +128,9 @@ bool analysis_tick(struct analysis *a, uint64_t ts)
 	if (!a->started) {
 		a->started = true;
 		a->first_ts = ts;
-		a->t0 = ts + a->cfg.since;
+		/* A damaged first timestamp must not wrap the window round */
+		a->t0 = ts > UINT64_MAX - a->cfg.since ? UINT64_MAX :
+			ts + a->cfg.since;
 	}
 	if (ts > a->last_ts)
 		a->last_ts = ts;
