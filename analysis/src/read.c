@@ -8,12 +8,13 @@
  * 1.5 ends a CPU's stream without a word at a chunk it cannot decompress or
  * a page it cannot read.
  *
- * A compressed capture is decompressed once, whole, into a temporary
- * file: libtracecmd before 1.5 keeps every chunk it decompresses on a list
- * that it walks for each page, so reading a compressed capture directly
- * takes time quadratic and memory linear in its size.  No record is kept:
+ * A compressed capture is decompressed once, whole, each CPU's data into
+ * a file: reading it in memory, libtracecmd before 1.5 keeps every chunk
+ * it decompresses on a list that it walks for each page, so time grows
+ * quadratically and memory linearly with the capture.  No record is kept:
  * the library maps one page per CPU at a time.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ struct stream {
 	struct tep_record *rec;		/* next record, NULL once ended */
 	unsigned long long last_ts, last_offset;
 	bool any;
+	bool stopped;			/* at --until, before its end */
 	uint64_t bad, backwards, lost, unknown;
 	uint64_t bad_ts, backwards_ts, lost_ts, unknown_ts;
 	char bad_msg[120];
@@ -131,10 +133,46 @@ static int take(struct reader *r, struct stream *s, struct tep_record *rec,
 	}
 }
 
+static bool past_until(const struct analysis *a, unsigned long long ts)
+{
+	return a->started && a->cfg.until && ts > a->first_ts &&
+	       ts - a->first_ts > a->cfg.until;
+}
+
+/*
+ * Stream @s's next record is past --until: the stream is done, unless a
+ * record soon after comes back into the window, as after a page whose
+ * timestamp was damaged forward.  Returns true with s->rec on that
+ * record; false once the stream is stopped or ended.
+ */
+#define LOOKAHEAD 512
+
+static bool back_in_window(struct reader *r, struct stream *s)
+{
+	int n;
+
+	for (n = 0; s->rec && n < LOOKAHEAD; n++) {
+		if (!past_until(r->a, s->rec->ts)) {
+			note(&s->backwards, &s->backwards_ts, s->rec->ts);
+			return true;
+		}
+		s->any = true;
+		s->last_ts = s->rec->ts;
+		s->last_offset = s->rec->offset;
+		tracecmd_free_record(s->rec);
+		s->rec = tracecmd_read_data(r->h, s->cpu);
+	}
+	if (s->rec) {
+		tracecmd_free_record(s->rec);
+		s->rec = NULL;
+		s->stopped = true;
+	}
+	return false;
+}
+
 /* Streams in time order up to --until; -1 with err set on a fatal error */
 static int merge(struct reader *r, char *err, size_t errlen)
 {
-	struct analysis *a = r->a;
 	int i;
 
 	for (i = 0; i < r->nr; i++) {
@@ -148,9 +186,12 @@ static int merge(struct reader *r, char *err, size_t errlen)
 		struct stream *s = &r->st[r->heap[0]];
 		struct tep_record *rec = s->rec;
 
-		if (a->started && a->cfg.until &&
-		    rec->ts - a->first_ts > a->cfg.until)
-			break;	/* every stream still holds a record: none ended */
+		if (past_until(r->a, rec->ts)) {
+			if (!back_in_window(r, s))
+				r->heap[0] = r->heap[--r->heap_n];
+			sift_down(r, 0);
+			continue;
+		}
 		if (take(r, s, rec, err, errlen)) {
 			tracecmd_free_record(rec);
 			s->rec = NULL;
@@ -175,7 +216,7 @@ static bool check_end(struct reader *r, struct stream *s, struct damage *d)
 	uint64_t from = s->any ? s->last_ts : r->a->first_ts;
 	bool ok = true;
 
-	if (s->rec)
+	if (s->rec || s->stopped)
 		return true;
 	last = tracecmd_read_cpu_last(r->h, s->cpu);
 	if (!last)
@@ -293,20 +334,55 @@ static struct tracecmd_input *open_capture(const char *file)
 }
 
 /*
- * A compressed capture decompressed into an unlinked temporary file and
- * opened; NULL with *err_set false when @file is not compressed or cannot
- * be decompressed whole (then it is read directly, and the damaged chunk
- * shows as a stream that ends early), NULL with *err_set on a real error.
+ * libtracecmd decompresses each CPU's data into a file of its own, named
+ * by it (COMPR_TEMP_FILE) and removed only by tracecmd_close().  Where a
+ * handle must be left open (see decompressed()), its files are removed
+ * here: they are the ones this process holds open under that name.
  */
-static struct tracecmd_input *open_decompressed(const char *file,
-						bool *err_set, char *err,
-						size_t errlen)
+static void remove_library_files(void)
 {
-	const char *dir = getenv("TMPDIR"), *name, *version;
-	struct tracecmd_input *head, *h = NULL;
-	struct tracecmd_output *out;
-	char tmp[4096];
-	int fd, quiet;
+	static const char prefix[] = "/tmp/trace_cpu_data";
+	char link[300], path[4096];
+	struct dirent *e;
+	ssize_t n;
+	DIR *d;
+
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		n = readlink(link, path, sizeof(path) - 1);
+		if (n <= 0)
+			continue;
+		path[n] = '\0';
+		if (!strncmp(path, prefix, sizeof(prefix) - 1) &&
+		    !strstr(path, " (deleted)"))
+			unlink(path);
+	}
+	closedir(d);
+}
+
+/*
+ * A compressed capture, decompressed once and ready to read; NULL with
+ * *err_set false when @file is not compressed or cannot be decompressed
+ * whole (then it is read directly, and the damaged chunk shows as a
+ * stream that ends early), NULL with *err_set on a real error.
+ *
+ * tracecmd_copy() first sets its input up to read each CPU's data from a
+ * decompressed file (linear, unlike reading in memory), then copies the
+ * data out: copied into /dev/null, that input is the handle to read.  A
+ * failed copy unlinks its output, so it writes through a link of our
+ * own, in a directory of our own, never the device's name.
+ */
+static struct tracecmd_input *decompressed(const char *file, bool *err_set,
+					   char *err, size_t errlen)
+{
+	const char *tmpdir = getenv("TMPDIR"), *name, *version;
+	struct tracecmd_output *out = NULL;
+	struct tracecmd_input *head;
+	char dir[4096], sink[4200];
+	int quiet;
 
 	*err_set = false;
 	head = tracecmd_open_head(file, TRACECMD_FL_LOAD_NO_PLUGINS);
@@ -319,31 +395,32 @@ static struct tracecmd_input *open_decompressed(const char *file,
 		tracecmd_close(head);
 		return NULL;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/memcg-tier-report.XXXXXX",
-		 dir && *dir ? dir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	snprintf(dir, sizeof(dir), "%s/memcg-tier-report.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(dir) || (snprintf(sink, sizeof(sink), "%s/sink", dir),
+			      symlink("/dev/null", sink))) {
 		*err_set = true;
-		snprintf(err, errlen, "cannot make a temporary file to decompress the capture into (%s): %s",
-			 tmp, strerror(errno));
+		snprintf(err, errlen, "cannot make a directory for decompressing the capture in %s: %s",
+			 tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+		rmdir(dir);
 		tracecmd_close(head);
 		return NULL;
 	}
-	close(fd);
 	quiet = stderr_off();
-	out = tracecmd_copy(head, tmp, TRACECMD_FILE_ALL_DATA, 7, "none");
+	out = tracecmd_copy(head, sink, TRACECMD_FILE_ALL_DATA, 7, "none");
 	stderr_on(quiet);
+	unlink(sink);
+	rmdir(dir);
+	if (out) {
+		tracecmd_output_close(out);
+		return head;
+	}
 	/*
 	 * After a failed copy libtracecmd 1.3 crashes in tracecmd_close() of
-	 * its input: that handle, too, is left to the end of the process.
+	 * its input: that handle is left to the end of the process.
 	 */
-	if (out) {
-		tracecmd_close(head);
-		tracecmd_output_close(out);
-		h = open_capture(tmp);
-	}
-	unlink(tmp);	/* libtracecmd holds it open */
-	return h;
+	remove_library_files();
+	return NULL;
 }
 
 /* The handle of the buffer to read; NULL with err set */
@@ -393,7 +470,7 @@ int read_capture(struct analysis *a, const char *file, const char *buffer,
 	/* One clear message of ours instead of the library's */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	top = open_decompressed(file, &err_set, err, errlen);
+	top = decompressed(file, &err_set, err, errlen);
 	if (!top && err_set)
 		return -1;
 	if (!top)

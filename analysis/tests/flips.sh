@@ -37,6 +37,9 @@ for f in cgroups tier_stat.start tier_stat.end; do
 	cp "$fix/tierpush.$f" "$tmp/raw.$f"
 done
 cp "$fix/tierpush.dat" "$tmp/zstd.dat"
+# libtracecmd decompresses into files of its own in /tmp
+library_files() { ls /tmp/trace_cpu_data* 2>/dev/null | sort; }
+library_files >"$tmp/library-files.before"
 trace-cmd convert --compression none -i "$fix/tierpush.dat" -o "$tmp/raw.dat" >/dev/null 2>&1
 
 for kind in zstd raw; do
@@ -90,3 +93,9 @@ for kind in zstd raw; do
 	check $([ "$crashed" -eq 0 ]; echo $?) \
 		"$kind: no flip crashes or hangs the analyzer ($crashed$(grep -m3 '^crashed' "$tmp/results" | sed 's/crashed/; at/' | tr -d '\n'))"
 done
+library_files >"$tmp/library-files.after"
+left=$(comm -13 "$tmp/library-files.before" "$tmp/library-files.after" | wc -l)
+check $([ "$left" -eq 0 ] && [ -z "$(ls -d /tmp/memcg-tier-report.* 2>/dev/null)" ]; echo $?) \
+	"no run, damaged or not, leaves libtracecmd's decompressed files or a directory of its own in /tmp ($left left)"
+# A failed tracecmd_copy() unlinks its output: never a shared name
+check $([ -c /dev/null ]; echo $?) "/dev/null is still a device after every damaged run"
