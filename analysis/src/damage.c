@@ -140,6 +140,7 @@ bool damage_table(struct table *t, const struct damage *d)
 	table_init(t, "damage",
 		   "DAMAGED CAPTURE: what the figures below cannot be trusted for",
 		   damage_cols, sizeof(damage_cols) / sizeof(damage_cols[0]));
+	t->all_columns = true;	/* --fields chooses figures, not warnings */
 	for (i = 0; i < d->n; i++) {
 		const struct damage_entry *e = &d->e[i];
 		struct cell *r = table_row(t);

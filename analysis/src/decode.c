@@ -378,6 +378,8 @@ static int sym(struct cursor *c, int which, int i)
 	return k < 0 ? event_specs[c->kind].syms[which].nr_names - 1 : k;
 }
 
+#define PAGES_MAX (1LL << 40)
+
 static int slot_ok(long long slot)
 {
 	return slot >= 0 && slot < TIER_MAX_SLOTS;
@@ -388,7 +390,7 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 		char *err, size_t errlen)
 {
 	struct cursor c = { d, NULL, 0, data, size, 0, 0, NULL, 0 };
-	long long type, v;
+	long long type, v, slot = -1, nid = -1;
 	int kind;
 
 	if (!d->type_size || d->type_offset + d->type_size > size) {
@@ -412,8 +414,8 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 	switch (kind) {
 	case REC_CHARGE:
 		out->cgroup_id = num(&c, C_ID);
-		out->nid = num(&c, C_NID);
-		out->slot = num(&c, C_SLOT);
+		nid = num(&c, C_NID);
+		slot = num(&c, C_SLOT);
 		out->pages = num(&c, C_PAGES);
 		out->usage = num(&c, C_USAGE);
 		out->high = num(&c, C_HIGH);
@@ -423,7 +425,7 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 		break;
 	case REC_RECLAIM:
 		out->cgroup_id = num(&c, R_ID);
-		out->slot = num(&c, R_SLOT);
+		slot = num(&c, R_SLOT);
 		out->nodes = bitmask64(&c, R_NODES);
 		out->reason = sym(&c, 0, R_REASON);
 		out->requested = num(&c, R_REQUESTED);
@@ -433,22 +435,25 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 		break;
 	case REC_REFUSE:
 		out->cgroup_id = num(&c, F_ID);
-		out->src_nid = num(&c, F_SRC_NID);
-		out->nid = num(&c, F_DST_NID);
-		out->src_slot = num(&c, F_SRC_SLOT);
-		out->slot = num(&c, F_DST_SLOT);
+		v = num(&c, F_SRC_NID);
+		out->src_nid = v >= 0 && v < 1 << 16 ? (int)v : -1;
+		nid = num(&c, F_DST_NID);
+		v = num(&c, F_SRC_SLOT);
+		slot = num(&c, F_DST_SLOT);
 		out->pages = num(&c, F_PAGES);
 		out->reason = sym(&c, 0, F_REFUSE);
-		if (!c.bad && !slot_ok(out->src_slot)) {
-			snprintf(err, errlen, "%s: source tier slot %d out of range",
-				 c.ev->name, out->src_slot);
+		if (!c.bad && !slot_ok(v)) {
+			snprintf(err, errlen, "%s: source tier slot %lld out of range",
+				 c.ev->name, v);
 			return -1;
 		}
+		out->src_slot = (int)v;
 		break;
 	case REC_STEER:
 		out->cgroup_id = num(&c, S_ID);
-		out->src_nid = num(&c, S_NID);
-		out->nid = num(&c, S_TARGET);
+		v = num(&c, S_NID);
+		out->src_nid = v >= 0 && v < 1 << 16 ? (int)v : -1;
+		nid = num(&c, S_TARGET);
 		v = num(&c, S_ORDER);
 		if (!c.bad && (v < 0 || v > 30)) {
 			snprintf(err, errlen, "%s: order %lld out of range",
@@ -486,17 +491,26 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 			 c.ev->name, c.sym_field, c.sym_value);
 		return -1;
 	}
+	/* Ranges checked on the 64-bit values, before they are narrowed */
 	if (kind != REC_MKDIR && kind != REC_RMDIR && kind != REC_STEER &&
-	    !slot_ok(out->slot)) {
-		snprintf(err, errlen, "%s: tier slot %d out of range (0-%d)",
-			 c.ev->name, out->slot, TIER_MAX_SLOTS - 1);
+	    !slot_ok(slot)) {
+		snprintf(err, errlen, "%s: tier slot %lld out of range (0-%d)",
+			 c.ev->name, slot, TIER_MAX_SLOTS - 1);
 		return -1;
 	}
-	if ((out->nid < 0 || out->nid >= 1 << 16) && kind != REC_RECLAIM &&
+	if ((nid < 0 || nid >= 1 << 16) && kind != REC_RECLAIM &&
 	    kind != REC_MKDIR && kind != REC_RMDIR) {
-		snprintf(err, errlen, "%s: node %d out of range", c.ev->name,
-			 out->nid);
+		snprintf(err, errlen, "%s: node %lld out of range", c.ev->name,
+			 nid);
 		return -1;
 	}
+	/* More pages than any machine has: 2^40 pages are 4 PiB */
+	if (out->pages > PAGES_MAX || out->pages < -PAGES_MAX) {
+		snprintf(err, errlen, "%s: %lld pages out of range", c.ev->name,
+			 out->pages);
+		return -1;
+	}
+	out->slot = (int)slot;
+	out->nid = (int)nid;
 	return 1;
 }

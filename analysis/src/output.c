@@ -52,6 +52,34 @@ static int fail(struct output *o, const char *prog, int err)
 	return -1;
 }
 
+/*
+ * The descriptor @path names: /dev/stdout, /dev/fd/N, /proc/self/fd/N;
+ * -1 for any other path.  Such a path stands for a file the caller
+ * opened (stdout appended to a log, say): it is written through that
+ * descriptor, never replaced.
+ */
+static int fd_path(const char *path)
+{
+	static const char *const std[] = { "/dev/stdin", "/dev/stdout",
+					   "/dev/stderr" };
+	const char *n = NULL;
+	char *end;
+	long fd;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(path, std[i]))
+			return i;
+	if (!strncmp(path, "/dev/fd/", 8))
+		n = path + 8;
+	else if (!strncmp(path, "/proc/self/fd/", 14))
+		n = path + 14;
+	if (!n || !*n)
+		return -1;
+	fd = strtol(n, &end, 10);
+	return *end || fd < 0 || fd > 1 << 20 ? -1 : (int)fd;
+}
+
 int output_open(struct output *o, const char *prog, const char *path)
 {
 	mode_t mask, mode;
@@ -59,6 +87,18 @@ int output_open(struct output *o, const char *prog, const char *path)
 	int fd;
 
 	*o = (struct output){ .path = path };
+	fd = fd_path(path);
+	if (fd >= 0) {
+		fd = dup(fd);
+		if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+			int err = errno;
+
+			if (fd >= 0)
+				close(fd);
+			return fail(o, prog, err);
+		}
+		return 0;
+	}
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		/* A FIFO, a terminal, /dev/stdout: write through, never replace */
 		if (S_ISDIR(st.st_mode))

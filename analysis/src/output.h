@@ -39,7 +39,8 @@ bool file_id_same(const struct file_id *a, const struct file_id *b);
  * Open @path for writing; on failure prints "PROG: cannot write PATH:
  * REASON" and returns -1.  A regular file is written to a temporary
  * beside it that output_commit() renames over it; a new one gets the
- * mode the umask leaves, an existing one keeps its own.
+ * mode the umask leaves, an existing one keeps its own.  A path that
+ * names an open descriptor (/dev/stdout, /dev/fd/N) is written through it.
  */
 int output_open(struct output *o, const char *prog, const char *path);
 /* Finish: rename into place (regular files); -1, with a message, on error */

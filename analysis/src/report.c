@@ -481,7 +481,7 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			    uint32_t nb)
 {
 	int s, j, fast, slots[TIER_MAX_SLOTS], nslots = 0;
-	uint32_t k, start;
+	uint32_t k, start, end;
 
 	/* Only the tiers with records: most cgroups have two of sixteen */
 	for (s = 0; s < TIER_MAX_SLOTS; s++)
@@ -555,6 +555,7 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			if (!more)
 				break;
 		}
+		end = k - 1;
 		if (k < nb)
 			k--;	/* look at the bucket that ended it again */
 		/* One change of target is steering starting; two is flipping */
@@ -562,7 +563,7 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			f = add_finding(fs);
 			if (!f)
 				return false;
-			*f = (struct finding){ STEER_FLIPS, cg, -1, start, k - 1,
+			*f = (struct finding){ STEER_FLIPS, cg, -1, start, end,
 					       steered, flips, "" };
 			snprintf(f->detail, sizeof(f->detail),
 				 "steering changed target tier %" PRId64

@@ -335,7 +335,13 @@ static void check_chain(struct tier_state *t, const struct tier_record *r)
 		t->chain_usage = r->usage;
 		return;
 	}
-	d = (int64_t)(r->usage - t->chain_usage) - r->pages;
+	/* A damaged usage can be anything: overflowing is breaking */
+	if (__builtin_sub_overflow((int64_t)(r->usage - t->chain_usage),
+				   r->pages, &d)) {
+		t->chain_usage = r->usage;
+		chain_break(t, r->ts);
+		return;
+	}
 	t->chain_usage = r->usage;
 	if (!t->open && !d)
 		return;
@@ -344,7 +350,10 @@ static void check_chain(struct tier_state *t, const struct tier_record *r)
 		t->open_ts = r->ts;
 		t->open_most = t->cover = 0;
 	}
-	t->open += d;
+	if (__builtin_add_overflow(t->open, d, &t->open)) {
+		chain_break(t, t->open_ts);
+		return;
+	}
 	t->cover += pages_abs(r->pages);
 	if (pages_abs(t->open) > t->open_most)
 		t->open_most = pages_abs(t->open);

@@ -73,10 +73,12 @@ bool table_has_column(const struct table *t, const char *name)
 
 /* --fields picks the columns; without it text shows the brief ones */
 static bool shown(const struct render_ctx *ctx, enum format fmt,
-		  const struct column *col)
+		  const struct table *t, const struct column *col)
 {
 	int i;
 
+	if (t->all_columns)
+		return true;
 	if (!ctx->nfields)
 		return fmt != FMT_TEXT || col->brief;
 	for (i = 0; i < ctx->nfields; i++)
@@ -158,7 +160,7 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 	if (!w)
 		return;
 	for (i = 0; i < t->ncols; i++) {
-		if (!shown(ctx, FMT_TEXT, &t->cols[i]))
+		if (!shown(ctx, FMT_TEXT, t, &t->cols[i]))
 			continue;
 		last = i;
 		w[i] = strlen(t->cols[i].label);
@@ -177,7 +179,7 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 		for (i = 0; i <= last; i++) {
 			const struct column *col = &t->cols[i];
 
-			if (!shown(ctx, FMT_TEXT, col))
+			if (!shown(ctx, FMT_TEXT, t, col))
 				continue;
 			fprintf(f, "%s%*s", sep, col->type != COL_STR ? w[i] :
 				i == last ? 0 : -w[i],
@@ -240,7 +242,7 @@ static void render_csv(FILE *f, const struct render_ctx *ctx,
 	int i;
 
 	for (i = 0; i < t->ncols; i++)
-		if (shown(ctx, FMT_CSV, &t->cols[i])) {
+		if (shown(ctx, FMT_CSV, t, &t->cols[i])) {
 			fprintf(f, "%s%s", sep, t->cols[i].name);
 			sep = ",";
 		}
@@ -248,7 +250,7 @@ static void render_csv(FILE *f, const struct render_ctx *ctx,
 	for (r = 0; r < t->nrows; r++) {
 		sep = "";
 		for (i = 0; i < t->ncols; i++) {
-			if (!shown(ctx, FMT_CSV, &t->cols[i]))
+			if (!shown(ctx, FMT_CSV, t, &t->cols[i]))
 				continue;
 			fputs(sep, f);
 			raw_cell(f, FMT_CSV, &t->cols[i],
@@ -269,7 +271,7 @@ static void json_row(FILE *f, const struct render_ctx *ctx,
 
 	fputc('{', f);
 	for (i = 0; i < t->ncols; i++) {
-		if (ctx && !shown(ctx, FMT_JSON, &t->cols[i]))
+		if (ctx && !shown(ctx, FMT_JSON, t, &t->cols[i]))
 			continue;
 		fprintf(f, "%s\"%s\":", sep, t->cols[i].name);
 		raw_cell(f, FMT_JSON, &t->cols[i], &t->cells[r * t->ncols + i]);

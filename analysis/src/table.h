@@ -43,6 +43,7 @@ struct table {
 	struct cell *cells;
 	size_t nrows, cap;
 	size_t left_out;	/* rows --top left out */
+	bool all_columns;	/* shown whole, whatever --fields says */
 };
 
 struct render_ctx {

@@ -137,6 +137,41 @@ echo x >"$tmp/kept.txt" && chmod 604 "$tmp/kept.txt"
 check $([ "$(stat -c %a "$tmp/new.txt")" = 640 ] && [ "$(stat -c %a "$tmp/kept.txt")" = 604 ]; echo $?) \
 	"a new output gets the umask's mode (640 under 027), a replaced one keeps its own ($(stat -c %a "$tmp/new.txt"), $(stat -c %a "$tmp/kept.txt"))"
 
+cp "$fix/tierpush.numa_stat" "$tmp/log.txt"
+"$report" -o /dev/stdout "$cap/t.dat" >>"$tmp/log.txt"
+check $([ "$(head -n 3 "$tmp/log.txt")" = "$(head -n 3 "$fix/tierpush.numa_stat")" ] &&
+	grep -q '^summary' "$tmp/log.txt"; echo $?) \
+	"-o /dev/stdout appended to a log writes through it, the log's lines kept"
+
+# Damage the reports cannot hide: --fields keeps the damage table whole,
+# --until does not stop before a page whose timestamp jumped ahead
+printf '1 /\n' >"$tmp/other.cgroups"
+: >"$tmp/empty.tier_stat"
+out=$("$report" -F usage_pages --no-header --cgroup-map "$tmp/other.cgroups" \
+	--tier-stat "$tmp/empty.tier_stat" "$dat" 2>/dev/null)
+rc=$?
+check $([ $rc -eq 3 ] && grep -q '^damage .* detail$' <<<"$out" &&
+	grep -q '^unnamed_cgroup .* 17 ' <<<"$out"; echo $?) \
+	"a cgroup the map does not name is damage (exit $rc), shown whole under --fields"
+trace-cmd convert --compression none -i "$dat" -o "$tmp/raw.dat" >/dev/null 2>&1
+python3 - "$tmp/raw.dat" "$tmp/jump.dat" <<'PY'
+import re, struct, subprocess, sys
+src, dst = sys.argv[1:]
+dump = subprocess.run(["trace-cmd", "dump", "--flyrecord", src],
+		      capture_output=True, text=True).stdout
+off, size = map(int, re.search(r"^\s*0 (\d+)\s+(\d+)", dump, re.M).groups())
+data = bytearray(open(src, "rb").read())
+page = off + (size // 4096 // 2) * 4096	# a page of CPU 0 halfway through
+ts, = struct.unpack_from("<Q", data, page)
+struct.pack_into("<Q", data, page, ts + 100 * 10**9)
+open(dst, "wb").write(data)
+PY
+for f in cgroups tier_stat.start; do cp "$fix/tierpush.$f" "$tmp/jump.$f"; done
+err=$("$report" --until 1.9 "$tmp/jump.dat" 2>&1 >/dev/null)
+rc=$?
+check $([ $rc -eq 3 ] && grep -q 'timestamp is before the previous one' <<<"$err"; echo $?) \
+	"--until before a page whose time jumped 100 s ahead still reads past it and says so (exit $rc)"
+
 # Conventions: -i, a default input, csv and json for their readers
 (cd "$cap" && cp t.dat trace.dat && "$report" >"$tmp/default.txt" 2>&1)
 check $(grep -q '^capture: trace.dat' "$tmp/default.txt"; echo $?) "without a capture argument it reads trace.dat"

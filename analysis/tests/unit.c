@@ -193,6 +193,10 @@ static void test_decoder(void)
 	      tr.usage == 7000 && tr.max == 1000 && tr.ts == 42 &&
 	      tr.reason == CAUSE_UNCHARGE && tr.outcome == OUTCOME_CHARGED,
 	      "memcg_tier_charge: every field, a negative nr_pages, cause=uncharge");
+	charge_rec(&r, tep, 1234, 1, 1, 1LL << 50, 7000, 1, 0);
+	check(decode(&d, &r, 0, &tr) == -1 && strstr(tr_err, "pages out of range"),
+	      "a charge of more pages than any machine has is a damaged record (%s)",
+	      tr_err);
 	charge_rec(&r, tep, 7, 0, 0, 1, 1, 2, 1);
 	check(decode(&d, &r, 1, &tr) == 1 && tr.reason == CAUSE_MIGRATE &&
 	      tr.outcome == OUTCOME_FORCED,
@@ -430,12 +434,18 @@ static void test_state(void)
 			.excluded = i % 2 ? 2 : 1 };
 		analysis_feed(&a, &r);
 	}
+	/* the capture runs on to 1 s, past the run */
+	analysis_tick(&a, 1000000000ULL);
+	r = charge(1000000000ULL, 0, 1, 86, CAUSE_ALLOC);
+	analysis_feed(&a, &r);
 	report_churn(&t, &a, &ro);
 	c = find_row(&t, "ping_pong");
 	check(c && c[7].v == 25 && c[4].v == 0,
 	      "churn report: promote/demote ping-pong of min(25, 40) pages");
 	c = find_row(&t, "steer_flips");
 	check(c && c[8].v == 2, "churn report: steering flipping tiers twice");
+	check(c && c[5].v == 500000000LL && c[6].v == 800000000LL,
+	      "churn report: the steering run is buckets 0.5-0.8 s, its last one included");
 	table_free(&t);
 	analysis_free(&a);
 }
