@@ -21,6 +21,10 @@
 
 static const char *prog = "memcg-tier-report";
 
+/* A macro's value as a string literal */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -230,7 +234,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			top = strtoull(optarg, &end, 10);
 			if (end == optarg || *end || *optarg == '-' || errno ||
 			    top > TOP_MAX)
-				return usage_error("--top: '%s' is not a count from 0 to " TOP_MAX_STR, optarg);
+				return usage_error("--top: '%s' is not a count from 0 to " STR(TOP_MAX), optarg);
 			c->ro.top = (int)top;
 			break;
 		case 't':

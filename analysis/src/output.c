@@ -80,40 +80,37 @@ static int fd_path(const char *path)
 	return *end || fd < 0 || fd > 1 << 20 ? -1 : (int)fd;
 }
 
+/* @fd (or -1, errno set) as the output's stream, written straight through */
+static int through(struct output *o, const char *prog, int fd)
+{
+	int err;
+
+	if (fd >= 0 && (o->f = fdopen(fd, "w")))
+		return 0;
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	return fail(o, prog, err);
+}
+
 int output_open(struct output *o, const char *prog, const char *path)
 {
-	mode_t mask, mode;
+	bool exists;
 	struct stat st;
+	mode_t mask, mode;
 	int fd;
 
 	*o = (struct output){ .path = path };
 	fd = fd_path(path);
-	if (fd >= 0) {
-		fd = dup(fd);
-		if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-			int err = errno;
-
-			if (fd >= 0)
-				close(fd);
-			return fail(o, prog, err);
-		}
-		return 0;
-	}
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		/* A FIFO, a terminal, /dev/stdout: write through, never replace */
-		if (S_ISDIR(st.st_mode))
-			return fail(o, prog, EISDIR);
-		fd = open(path, O_WRONLY | O_TRUNC);
-		if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-			int err = errno;
-
-			if (fd >= 0)
-				close(fd);
-			return fail(o, prog, err);
-		}
-		return 0;
-	}
-	if (!stat(path, &st)) {
+	if (fd >= 0)
+		return through(o, prog, dup(fd));
+	exists = !stat(path, &st);
+	if (exists && S_ISDIR(st.st_mode))
+		return fail(o, prog, EISDIR);
+	/* A FIFO, a terminal, a device: written through, never replaced */
+	if (exists && !S_ISREG(st.st_mode))
+		return through(o, prog, open(path, O_WRONLY | O_TRUNC));
+	if (exists) {
 		/* Replace the file itself; a symbolic link to it stays a link */
 		o->target = realpath(path, NULL);
 		mode = st.st_mode & 07777;

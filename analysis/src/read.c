@@ -133,12 +133,6 @@ static int take(struct reader *r, struct stream *s, struct tep_record *rec,
 	}
 }
 
-static bool past_until(const struct analysis *a, unsigned long long ts)
-{
-	return a->started && a->cfg.until && ts > a->first_ts &&
-	       ts - a->first_ts > a->cfg.until;
-}
-
 /*
  * Stream @s's next record is past --until: the stream is done, unless a
  * record soon after comes back into the window, as after a page whose
@@ -152,7 +146,7 @@ static bool back_in_window(struct reader *r, struct stream *s)
 	int n;
 
 	for (n = 0; s->rec && n < LOOKAHEAD; n++) {
-		if (!past_until(r->a, s->rec->ts)) {
+		if (!analysis_past_until(r->a, s->rec->ts)) {
 			note(&s->backwards, &s->backwards_ts, s->rec->ts);
 			return true;
 		}
@@ -186,7 +180,7 @@ static int merge(struct reader *r, char *err, size_t errlen)
 		struct stream *s = &r->st[r->heap[0]];
 		struct tep_record *rec = s->rec;
 
-		if (past_until(r->a, rec->ts)) {
+		if (analysis_past_until(r->a, rec->ts)) {
 			if (!back_in_window(r, s))
 				r->heap[0] = r->heap[--r->heap_n];
 			sift_down(r, 0);

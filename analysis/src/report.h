@@ -16,7 +16,6 @@ struct report_opts {
 
 /* --top at most: a report is for reading */
 #define TOP_MAX 1000000
-#define TOP_MAX_STR "1000000"
 
 bool cgroup_selected(const struct cgroup_state *cg,
 		     const struct report_opts *o);

@@ -123,7 +123,7 @@ static void coarsen(struct analysis *a)
 	a->interval *= 2;
 }
 
-bool analysis_tick(struct analysis *a, uint64_t ts)
+void analysis_tick(struct analysis *a, uint64_t ts)
 {
 	if (!a->started) {
 		a->started = true;
@@ -135,9 +135,13 @@ bool analysis_tick(struct analysis *a, uint64_t ts)
 	if (ts > a->last_ts)
 		a->last_ts = ts;
 	a->records++;
-	if (a->cfg.until && ts > a->first_ts + a->cfg.until)
-		return false;
-	return true;
+}
+
+bool analysis_past_until(const struct analysis *a, uint64_t ts)
+{
+	/* A timestamp before the first is going back, not past the end */
+	return a->started && a->cfg.until && ts > a->first_ts &&
+	       ts - a->first_ts > a->cfg.until;
 }
 
 /*

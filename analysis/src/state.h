@@ -118,11 +118,12 @@ void analysis_init(struct analysis *a, const struct analysis_config *cfg);
 void analysis_free(struct analysis *a);
 
 /*
- * Account one record's timestamp (every record of the capture passes,
- * whatever its event, to fix the capture's time span).  Returns false
- * once past --until.
+ * Account one record's timestamp (every record read passes, whatever its
+ * event, to fix the capture's time span).
  */
-bool analysis_tick(struct analysis *a, uint64_t ts);
+void analysis_tick(struct analysis *a, uint64_t ts);
+/* Whether @ts is past --until, counted from the first record */
+bool analysis_past_until(const struct analysis *a, uint64_t ts);
 enum feed_result { FEED_OK, FEED_NOMEM, FEED_TOO_MANY_BUCKETS };
 
 /* Feed one decoded record */
