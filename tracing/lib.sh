@@ -26,6 +26,16 @@ cg_run() {
 	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CGROOT/$cg" "$@"
 }
 
+# cg_wait_empty NAME: until cgroup NAME has no process (10 s at most), so
+# that it can be removed.
+cg_wait_empty() {
+	local i=0
+	while [ -n "$(cat "$CGROOT/$1/cgroup.procs")" ] && [ $i -lt 100 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
+}
+
 # TAP lines; the test scenario numbers them.
 tap() {
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
@@ -35,6 +45,21 @@ tap() {
 # memory.tier_stat ("max" stays "max").
 tier_stat_field() {
 	sed -n "s/^tier$2 .* $3=\([0-9a-z]*\).*/\1/p" "$CGROOT/$1/memory.tier_stat"
+}
+
+# tier_stat_snapshot FILE [ROOT]: memory.tier_stat of every cgroup under
+# ROOT (default the cgroup2 mount), one line per cgroup and tier: "ID PATH
+# tierN nodes=... usage=... ...", PATH relative to ROOT.  record.sh takes
+# one at the start and at the end of a capture; memcg-tier-exporter reads
+# the same form.
+tier_stat_snapshot() {
+	local root=${2:-$CGROOT}
+	find "$root" -name memory.tier_stat | while read -r f; do
+		dir=${f%/memory.tier_stat}
+		path=${dir#"$root"}
+		sed "s#^#$(stat -c %i "$dir") ${path:-/} #" "$f"
+	done >"$1.tmp"
+	mv "$1.tmp" "$1"
 }
 
 # tier_share LIMIT_PAGES CAP_PAGES TOTAL_PAGES: a tier's share of a limit

@@ -10,6 +10,7 @@
 # OUTPUT.tier_stat.start / .end hold every cgroup's memory.tier_stat from
 # before and after (empty without the feature).
 set -eu
+. /tracing/bin/lib.sh
 
 [ $# -ge 2 ] || { echo "usage: record.sh OUTPUT.dat COMMAND [ARG]..." >&2; exit 2; }
 output=$1
@@ -32,18 +33,6 @@ find /sys/fs/cgroup -type d | while read -r dir; do
 	echo "$(stat -c %i "$dir") ${dir#/sys/fs/cgroup}"
 done | sed 's# $# /#' >"$cgmap.tmp"
 mv "$cgmap.tmp" "$cgmap"
-
-# tier_stat_snapshot FILE: every cgroup's memory.tier_stat, one line per
-# cgroup and tier: "ID PATH tierN nodes=... usage=... ...".  Taken at the
-# start and the end, it labels tiers and limits for cgroups that were
-# made before the capture.
-tier_stat_snapshot() {
-	find /sys/fs/cgroup -name memory.tier_stat | while read -r f; do
-		dir=${f%/memory.tier_stat}
-		sed "s#^#$(stat -c %i "$dir") ${dir#/sys/fs/cgroup} #" "$f"
-	done >"$1.tmp"
-	mv "$1.tmp" "$1"
-}
 
 tier_stat_snapshot "${output%.dat}.tier_stat.start"
 # shellcheck disable=SC2086 # $args is a list of options

@@ -5,13 +5,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "output.h"
 #include "read.h"
 #include "report.h"
@@ -91,34 +91,6 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry '%s --help'.\n", prog);
 	return 2;
-}
-
-/* Far beyond any capture (about 31 years): keeps every sum in 64 bits */
-#define TIME_MAX_NS 1000000000000000000ULL
-
-/* "250ms", "2s", "1.5" (seconds) -> ns; false if not a duration */
-static bool parse_time(const char *s, uint64_t *ns)
-{
-	static const struct { const char *unit; double scale; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-		{ "", 1e9 },
-	};
-	char *end;
-	double v;
-	size_t i;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v < 0)
-		return false;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(end, units[i].unit)) {
-			if (v * units[i].scale > (double)TIME_MAX_NS)
-				return false;
-			*ns = (uint64_t)(v * units[i].scale + 0.5);
-			return true;
-		}
-	return false;
 }
 
 enum { OPT_SVG = 256, OPT_SINCE, OPT_UNTIL, OPT_TOP, OPT_MAP, OPT_STAT,

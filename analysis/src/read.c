@@ -595,6 +595,7 @@ int read_cgroup_map(struct analysis *a, const char *file,
 struct stat_ctx {
 	struct analysis *a;
 	int page_size;
+	bool current;		/* usage and limits now, not at the start */
 };
 
 static int limit_value(const char *v, int page_size, uint64_t *pages)
@@ -628,7 +629,9 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 		return -1;
 	}
 	path = s + off;
-	tok = strstr(path, " tier");
+	/* A path may hold " tier" too; the keys after the slot never do */
+	for (tok = strstr(path, " tier"); tok && strstr(tok + 1, " tier");)
+		tok = strstr(tok + 1, " tier");
 	if (!tok || sscanf(tok, " tier%d%n", &slot, &len) != 1 ||
 	    slot < 0 || slot >= TIER_MAX_SLOTS) {
 		snprintf(err, errlen, "no tier slot (0-%d) after the path",
@@ -679,6 +682,14 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 		return -1;
 	}
 	t->min_low_known = true;
+	if (c->current) {
+		t->seen = true;
+		t->usage_known = true;
+		t->usage = usage;
+		t->high = high;
+		t->max = max;
+		return 0;
+	}
 	t->start_known = true;
 	t->start_usage = usage;
 	t->start_high = high;
@@ -695,10 +706,18 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
 		   char *err, size_t errlen)
 {
-	struct stat_ctx c = { a, page_size };
+	struct stat_ctx c = { a, page_size, false };
 
 	a->snapshot = true;
 	return each_line(file, err, errlen, stat_line, &c);
+}
+
+int tier_stat_now(struct analysis *a, char *line, int page_size,
+		  char *err, size_t errlen)
+{
+	struct stat_ctx c = { a, page_size, true };
+
+	return stat_line(line, &c, err, errlen);
 }
 
 char *sidecar(const char *trace, const char *suffix)

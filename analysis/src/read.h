@@ -35,6 +35,13 @@ int read_cgroup_map(struct analysis *a, const char *file,
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
 		   char *err, size_t errlen);
 
+/*
+ * One line of that form read live: the tier's usage and limits as they
+ * are now (memcg-tier-report top).  @line is modified.
+ */
+int tier_stat_now(struct analysis *a, char *line, int page_size,
+		  char *err, size_t errlen);
+
 /* TRACE.dat -> TRACE.SUFFIX, when that file exists; NULL otherwise */
 char *sidecar(const char *trace, const char *suffix);
 

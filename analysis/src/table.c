@@ -71,6 +71,61 @@ bool table_has_column(const struct table *t, const char *name)
 	return false;
 }
 
+/* Sorting state for qsort(), which passes no context */
+static const struct table *sort_table;
+static int sort_col;
+
+static int by_sort_col(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct cell *a = &sort_table->cells[i * sort_table->ncols + sort_col];
+	const struct cell *b = &sort_table->cells[j * sort_table->ncols + sort_col];
+	int c = 0;
+
+	if (a->null != b->null)
+		c = a->null ? 1 : -1;		/* unknown last */
+	else if (a->null)
+		c = 0;
+	else if (sort_table->cols[sort_col].type == COL_STR)
+		c = strcmp(a->s, b->s);
+	else if (a->v != b->v)		/* largest first; "max" is -1: last */
+		c = a->v > b->v ? -1 : 1;
+	return c ? c : (i > j) - (i < j);
+}
+
+bool table_sort(struct table *t, const char *name)
+{
+	struct cell *cells;
+	size_t *order, r;
+	int col;
+
+	for (col = 0; col < t->ncols; col++)
+		if (!strcmp(t->cols[col].name, name))
+			break;
+	if (col == t->ncols || !t->nrows)
+		return col < t->ncols;
+	order = malloc(t->nrows * sizeof(*order));
+	cells = malloc(t->nrows * t->ncols * sizeof(*cells));
+	if (!order || !cells) {
+		free(order);
+		free(cells);
+		return false;
+	}
+	for (r = 0; r < t->nrows; r++)
+		order[r] = r;
+	sort_table = t;
+	sort_col = col;
+	qsort(order, t->nrows, sizeof(*order), by_sort_col);
+	for (r = 0; r < t->nrows; r++)
+		memcpy(&cells[r * t->ncols], &t->cells[order[r] * t->ncols],
+		       t->ncols * sizeof(*cells));
+	free(t->cells);
+	free(order);
+	t->cells = cells;
+	t->cap = t->nrows;
+	return true;
+}
+
 /* --fields picks the columns; without it text shows the brief ones */
 static bool shown(const struct render_ctx *ctx, enum format fmt,
 		  const struct table *t, const struct column *col)

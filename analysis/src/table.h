@@ -65,6 +65,13 @@ struct cell *table_row(struct table *t);
 void cell_int(struct cell *c, int64_t v);
 bool cell_str(struct cell *c, const char *s);
 
+/*
+ * Rows ordered by the column named @name: numbers largest first, text
+ * in byte order, unknown cells last, ties in their old order.  False
+ * when there is no such column or memory ran out (the table unchanged).
+ */
+bool table_sort(struct table *t, const char *name);
+
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 bool parse_format(const char *s, enum format *f);

@@ -47,10 +47,6 @@ else
 	tap $([ "$pushed" = 0 ]; echo $?) \
 		"without tiered limits all 60M fit on node 0 (pushed $pushed)"
 fi
-i=0
-while [ -n "$(cat "$CGROOT/$cg/cgroup.procs")" ] && [ $i -lt 100 ]; do
-	usleep 100000
-	i=$((i + 1))
-done
+cg_wait_empty $cg
 rmdir "$CGROOT/$cg"
 tap $? "cgroup $cg removed"
