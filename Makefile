@@ -49,8 +49,13 @@ $(GUEST)/bin/test_memcontrol: $(SELFTESTS)/test_memcontrol.c $(SELFTESTS)/cgroup
 	@gcc -static -Wall -pthread -w -I$(SELFTESTS)/.. -o $@ $^ 2>&1 | \
 		grep -v -e getaddrinfo -e 'in function .tcp_client' || true
 
+# The guest carries the analyzer (its live top) and the exporter too
+ANALYZER := analysis/memcg-tier-report
+$(ANALYZER): $(wildcard analysis/src/*.[ch]) analysis/Makefile
+	@$(MAKE) --no-print-directory -C analysis
+
 $(BUILD)/initramfs.cpio.gz: $(WORKLOADS) $(GUEST_TESTS) $(GUEST_FILES) \
-		$(GUEST)/bin/test_memcontrol
+		$(GUEST)/bin/test_memcontrol $(ANALYZER) analysis/memcg-tier-exporter
 	@initramfs/build.sh $(GUEST) $@
 
 initramfs: $(BUILD)/initramfs.cpio.gz

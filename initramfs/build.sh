@@ -1,6 +1,7 @@
 #!/bin/bash
-# Build the guest's initramfs: busybox-static, trace-cmd with the shared
-# libraries ldd names, our init, the scenarios and scripts from tracing/,
+# Build the guest's initramfs: busybox-static, trace-cmd and our analyzer
+# (for its live top) with the shared libraries ldd names, the exporter,
+# our init, the scenarios and scripts from tracing/,
 # and the guest programs compiled into GUEST_DIR/bin (workloads, put in
 # /tracing/bin) and GUEST_DIR/tests (tests, put in /tests).
 #
@@ -19,6 +20,8 @@ busybox=/bin/busybox
 [ -x "$busybox" ] || die "$busybox missing (run: make deps)"
 ldd "$busybox" >/dev/null 2>&1 && die "$busybox is dynamic; need busybox-static"
 tracecmd=$(command -v trace-cmd) || die "trace-cmd missing (run: make deps)"
+analyzer=$top/analysis/memcg-tier-report
+[ -x "$analyzer" ] || die "$analyzer missing (run: make analyzer)"
 
 mkdir -p "$root"/{bin,sbin,usr/bin,lib64,proc,sys,dev,tmp,host,etc,tracing/bin}
 cp "$busybox" "$root/bin/busybox"
@@ -26,7 +29,8 @@ for applet in $("$busybox" --list); do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
 
-# trace-cmd and every shared object it loads, at the same paths.
+# trace-cmd, the analyzer and every shared object they load, at the same
+# paths.
 copy_with_libs() {
 	local f=$1 lib
 	install -D -m 755 "$f" "$root/usr/bin/$(basename "$f")"
@@ -35,6 +39,8 @@ copy_with_libs() {
 	done
 }
 copy_with_libs "$tracecmd"
+copy_with_libs "$analyzer"
+install -m 755 "$top/analysis/memcg-tier-exporter" "$root/usr/bin/"
 
 install -m 755 "$top/initramfs/init" "$root/init"
 cp -r "$top/tracing/scenarios" "$root/tracing/scenarios"

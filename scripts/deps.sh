@@ -10,6 +10,7 @@ pkgs=(
 	git xz-utils cpio gzip pkg-config python3 time
 	libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
 	qemu-system-x86 busybox-static
+	prometheus-node-exporter prometheus curl
 	"$@"
 )
 

@@ -89,6 +89,8 @@ for mode in off on; do
 	# The analyzer on the tierpush capture, against the guest's figures
 	count "[$mode] " < <(analysis/tests/e2e.sh $out $mode)
 	[ $mode = on ] || continue
+	# The exporter's file from the guest's cgroups, served by node_exporter
+	count "[$mode] " < <(analysis/tests/exporter-node.sh $out)
 	# Every field by name, enums by their names, from the capture's formats
 	line=$(trace-cmd report -i $out/trace-tier.dat 2>/dev/null |
 		grep -m1 'memcg_tier_charge:.* cause=alloc outcome=charged')

@@ -16,6 +16,7 @@
 #include "read.h"
 #include "report.h"
 #include "svg.h"
+#include "top.h"
 
 #define VERSION "2.0"
 
@@ -374,6 +375,8 @@ int main(int argc, char **argv)
 	char err[512];
 	const char *bad;
 
+	if (argc > 1 && !strcmp(argv[1], "top"))
+		return top_main(argc - 1, argv + 1);
 	c.cgroups = calloc(argc, sizeof(*c.cgroups));
 	if (!c.cgroups)
 		return 1;

@@ -256,8 +256,9 @@ sum=$(awk -F, '$3 == "/tierpush" && $4 == 0 { s += $9 } END { print s + 0 }' <<<
 check $([ "$rows" -gt 5 ] && [ "$sum" = "$total" ]; echo $?) \
 	"timeline at 100ms: $rows buckets whose charges add up to the summary's ($sum)"
 
-# The man page documents exactly the options --help lists
-opts_help=$("$report" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+# The man page documents exactly the options the two --help texts list
+opts_help=$({ "$report" --help; "$report" top --help; } |
+	grep -oE -- '--[a-z][a-z-]+' | sort -u)
 opts_man=$(sed 's/\\-/-/g' "$here/../memcg-tier-report.1" | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 check $([ "$opts_help" = "$opts_man" ]; echo $?) \
 	"the man page and --help name the same options ($(comm -3 <(echo "$opts_help") <(echo "$opts_man") | tr -d '\t' | tr '\n' ' '))"

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memcg-tier-report top: what the tier limits do now.  The memcg_tier
+ * events, read live, feed the same per-cgroup, per-tier state the reports
+ * are built from; every interval the table shows each tier's usage and
+ * limits, read from memory.tier_stat (exact, and there for quiet cgroups
+ * too), beside the rates of the interval from the events.  The state keeps
+ * running totals only, so memory grows with cgroups x tiers, not with time.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "live.h"
+#include "read.h"
+#include "report.h"
+#include "top.h"
+
+static const char *prog = "memcg-tier-report top";
+
+/* Records are read this often, whatever --interval: the buffer stays small */
+#define DRAIN_NS 100000000ULL
+
+/* A tier's running totals, as the last table showed them */
+struct counts {
+	int64_t charged, uncharged, reclaimed;
+	uint64_t reclaims, refused, steered;
+};
+
+struct top {
+	struct analysis a;
+	struct live live;
+	const char *root;		/* the cgroup2 mount */
+	struct counts *shown;		/* by cgroup index x slot */
+	uint32_t *walked;		/* by cgroup index: the walk that saw it */
+	uint32_t cap;			/* cgroups shown and walked hold */
+	uint32_t walk;			/* walks so far */
+	bool tier_stat, without;	/* memcgs with and without tier_stat */
+	char err[512];
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTION]...\n"
+"\n"
+"Shows, every interval, each cgroup's memory tiers: usage against the\n"
+"tier's high and max, and per second the pages charged, uncharged and\n"
+"reclaimed and the migrations refused and allocations steered away,\n"
+"from the memcg_tier events read live.  Needs root, tracefs and a kernel\n"
+"booted with cgroup.memory=tiered_limits.  The events are enabled in a\n"
+"tracing instance of its own, removed on exit: the rest of tracefs is\n"
+"left as it was.  When it ends (--duration, Ctrl-C, SIGTERM) it prints\n"
+"the totals since it started.\n"
+"\n"
+"Options:\n"
+"  -d, --interval TIME   refresh every TIME (default 1s, at least 100ms)\n"
+"  -T, --duration TIME   stop after TIME (default: until interrupted)\n"
+"  -b, --batch           no screen control: one table per interval, for\n"
+"                        scripts and logs (the default when standard\n"
+"                        output is not a terminal)\n"
+"  -s, --sort COLUMN     order rows by COLUMN, largest first (default\n"
+"                        usage); the column names are csv's\n"
+"  -f, --format FMT      text (default) or csv: each table with its\n"
+"                        header line, sizes in pages, the totals last\n"
+"      --cgroup-root DIR the cgroup2 mount (default /sys/fs/cgroup)\n"
+"  -h, --help            this help\n"
+"\n"
+"TIME is a number with an optional unit: ns, us, ms or s (default s).\n"
+"Exit status: 0 ok (also when interrupted); 1 no events, tiered limits\n"
+"off, or tracefs could not be used; 2 wrong usage.\n", prog);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help'.\n", prog);
+	return 2;
+}
+
+static const struct column top_cols[] = {
+	{ "cgroup", "CGROUP", COL_STR, true },
+	{ "tier", "TIER", COL_INT, true },
+	{ "nodes", "NODES", COL_STR, true },
+	{ "usage", "USAGE", COL_PAGES, true },
+	{ "high", "HIGH", COL_LIMIT, true },
+	{ "max", "MAX", COL_LIMIT, true },
+	{ "max_pct", "%MAX", COL_INT, true },
+	{ "charged_per_s", "CHARGE/s", COL_PAGES, true },
+	{ "uncharged_per_s", "UNCHG/s", COL_PAGES, true },
+	{ "reclaimed_per_s", "RECLM/s", COL_PAGES, true },
+	{ "refused_per_s", "REFUSE/s", COL_INT, true },
+	{ "steered_per_s", "STEER/s", COL_INT, true },
+};
+
+static const struct column total_cols[] = {
+	{ "cgroup", "CGROUP", COL_STR, true },
+	{ "tier", "TIER", COL_INT, true },
+	{ "nodes", "NODES", COL_STR, true },
+	{ "charged", "CHARGED", COL_PAGES, true },
+	{ "uncharged", "UNCHARGED", COL_PAGES, true },
+	{ "reclaims", "RECLAIMS", COL_INT, true },
+	{ "reclaimed", "RECLAIMED", COL_PAGES, true },
+	{ "refused", "REFUSED", COL_INT, true },
+	{ "steered", "STEERED", COL_INT, true },
+};
+
+#define NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))
+
+static struct counts counts_of(const struct tier_state *t)
+{
+	struct counts c = { t->charged, t->uncharged, 0, 0, 0, t->steered_away };
+	int i;
+
+	for (i = 0; i < NR_RECLAIM_REASONS; i++) {
+		c.reclaims += t->reclaims[i];
+		c.reclaimed += t->reclaimed[i];
+	}
+	for (i = 0; i < NR_REFUSE_REASONS; i++)
+		c.refused += t->refusals[i];
+	return c;
+}
+
+/* shown[] and walked[] as long as the state's cgroups */
+static bool grow(struct top *tp)
+{
+	uint32_t cap = tp->cap ? tp->cap : 64;
+	struct counts *s;
+	uint32_t *w;
+
+	while (cap < tp->a.nr_cg)
+		cap *= 2;
+	if (cap == tp->cap)
+		return true;
+	s = realloc(tp->shown, (size_t)cap * TIER_MAX_SLOTS * sizeof(*s));
+	if (!s)
+		return false;
+	tp->shown = s;
+	w = realloc(tp->walked, (size_t)cap * sizeof(*w));
+	if (!w)
+		return false;
+	tp->walked = w;
+	memset(s + (size_t)tp->cap * TIER_MAX_SLOTS, 0,
+	       (size_t)(cap - tp->cap) * TIER_MAX_SLOTS * sizeof(*s));
+	memset(w + tp->cap, 0, (size_t)(cap - tp->cap) * sizeof(*w));
+	tp->cap = cap;
+	return true;
+}
+
+/* One cgroup's memory.tier_stat, as it is now; -1 on a bad line */
+static int read_stat(struct top *tp, int dir, uint64_t id, const char *path)
+{
+	char line[1024], buf[PATH_MAX + 1100];
+	struct cgroup_state *cg;
+	int fd = openat(dir, "memory.tier_stat", O_RDONLY);
+	FILE *f;
+
+	if (fd < 0) {
+		if (*path && !faccessat(dir, "memory.current", F_OK, 0))
+			tp->without = true;
+		return 0;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return 0;
+	}
+	tp->tier_stat = true;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(buf, sizeof(buf), "%llu %s %s", (unsigned long long)id,
+			 *path ? path : "/", line);
+		if (tier_stat_now(&tp->a, buf, tp->a.page_size, tp->err,
+				  sizeof(tp->err))) {
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	cg = analysis_cgroup(&tp->a, id);
+	if (!cg || !grow(tp)) {
+		snprintf(tp->err, sizeof(tp->err), "out of memory");
+		return -1;
+	}
+	tp->walked[cg - tp->a.cg] = tp->walk;
+	return 0;
+}
+
+/* Every cgroup under @path (relative to the mount), depth first */
+static int walk_dir(struct top *tp, int parent, const char *name, char *path,
+		    size_t len)
+{
+	int dir = openat(parent, name, O_RDONLY | O_DIRECTORY);
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret = 0;
+
+	if (dir < 0) {
+		if (!*path) {
+			snprintf(tp->err, sizeof(tp->err), "cannot open: %s",
+				 strerror(errno));
+			return -1;
+		}
+		return 0;	/* removed while we walked */
+	}
+	if (fstat(dir, &st) || read_stat(tp, dir, st.st_ino, path)) {
+		close(dir);
+		return tp->err[0] ? -1 : 0;
+	}
+	d = fdopendir(dir);
+	if (!d) {
+		close(dir);
+		return 0;
+	}
+	while (!ret && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.' ||
+		    len + n + 2 > PATH_MAX)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, n + 1);
+		ret = walk_dir(tp, dirfd(d), de->d_name, path, len + n + 1);
+		path[len] = '\0';
+	}
+	closedir(d);
+	return ret;
+}
+
+static int walk(struct top *tp)
+{
+	char path[PATH_MAX] = "";
+
+	tp->walk++;
+	tp->err[0] = '\0';
+	return walk_dir(tp, AT_FDCWD, tp->root, path, 0);
+}
+
+/* Whether the boot asked for tiered limits, when no cgroup tells */
+static bool cmdline_tiered(void)
+{
+	char buf[4096], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+	bool on = false;
+
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f))
+		for (p = strtok(buf, " \n"); p; p = strtok(NULL, " \n"))
+			if (!strncmp(p, "cgroup.memory=", 14) &&
+			    strstr(p + 14, "tiered_limits"))
+				on = true;
+	fclose(f);
+	return on;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t t)
+{
+	uint64_t n = now_ns();
+	struct timespec ts;
+
+	if (n >= t)
+		return;
+	ts.tv_sec = (t - n) / 1000000000ULL;
+	ts.tv_nsec = (t - n) % 1000000000ULL;
+	nanosleep(&ts, NULL);	/* a signal ends it early: that is the point */
+}
+
+static const char *cgroup_name(const struct cgroup_state *cg, char *buf,
+			       size_t len)
+{
+	if (cg->path)
+		return cg->path;
+	snprintf(buf, len, "(id %llu)", (unsigned long long)cg->id);
+	return buf;
+}
+
+/* A row naming cgroup @cg's tier @slot in its first three columns */
+static struct cell *tier_row(struct table *t, const struct cgroup_state *cg,
+			     int slot)
+{
+	const char *nodes = cg->tier[slot].nodes;
+	struct cell *row = table_row(t);
+	char name[48];
+
+	if (!row || !cell_str(&row[0], cgroup_name(cg, name, sizeof(name))) ||
+	    !cell_str(&row[2], nodes[0] ? nodes : "-"))
+		return NULL;
+	cell_int(&row[1], slot);
+	return row;
+}
+
+static int64_t limit_cell(const struct analysis *a, uint64_t pages)
+{
+	return no_limit(a, pages) ? CELL_NO_LIMIT : (int64_t)pages;
+}
+
+/* A rate per second over @ns, rounded to the nearest whole */
+static int64_t per_s(int64_t n, uint64_t ns)
+{
+	return (int64_t)((double)n * 1e9 / (double)ns + (n < 0 ? -0.5 : 0.5));
+}
+
+/* The interval's table: live cgroups, their tiers; the totals move on */
+static bool interval_table(struct top *tp, struct table *t, uint64_t ns)
+{
+	struct analysis *a = &tp->a;
+	uint32_t i;
+	int s;
+
+	if (!grow(tp))
+		return false;
+	for (i = 0; i < a->nr_cg; i++) {
+		const struct cgroup_state *cg = &a->cg[i];
+
+		for (s = 0; s < TIER_MAX_SLOTS; s++) {
+			const struct tier_state *ts = &cg->tier[s];
+			struct counts *was = &tp->shown[(size_t)i * TIER_MAX_SLOTS + s];
+			struct counts now = counts_of(ts);
+			struct cell *row;
+
+			if (!ts->seen || cg->removed || tp->walked[i] != tp->walk) {
+				*was = now;
+				continue;
+			}
+			row = tier_row(t, cg, s);
+			if (!row)
+				return false;
+			if (ts->usage_known) {
+				cell_int(&row[3], ts->usage);
+				cell_int(&row[4], limit_cell(a, ts->high));
+				cell_int(&row[5], limit_cell(a, ts->max));
+				if (!no_limit(a, ts->max) && ts->max)
+					cell_int(&row[6], ts->usage * 100 / ts->max);
+			}
+			cell_int(&row[7], per_s(now.charged - was->charged, ns));
+			cell_int(&row[8], per_s(now.uncharged - was->uncharged, ns));
+			cell_int(&row[9], per_s(now.reclaimed - was->reclaimed, ns));
+			cell_int(&row[10], per_s(now.refused - was->refused, ns));
+			cell_int(&row[11], per_s(now.steered - was->steered, ns));
+			*was = now;
+		}
+	}
+	return true;
+}
+
+/* Everything the events said since the start, removed cgroups too */
+static bool totals_table(struct top *tp, struct table *t)
+{
+	struct analysis *a = &tp->a;
+	uint32_t i;
+	int s;
+
+	for (i = 0; i < a->nr_cg; i++) {
+		const struct cgroup_state *cg = &a->cg[i];
+
+		for (s = 0; s < TIER_MAX_SLOTS; s++) {
+			const struct tier_state *ts = &cg->tier[s];
+			struct counts c = counts_of(ts);
+			struct cell *row;
+
+			if (!ts->seen)
+				continue;
+			row = tier_row(t, cg, s);
+			if (!row)
+				return false;
+			cell_int(&row[3], c.charged);
+			cell_int(&row[4], c.uncharged);
+			cell_int(&row[5], c.reclaims);
+			cell_int(&row[6], c.reclaimed);
+			cell_int(&row[7], c.refused);
+			cell_int(&row[8], c.steered);
+		}
+	}
+	return true;
+}
+
+struct top_opts {
+	uint64_t interval, duration;
+	bool batch;
+	const char *sort;
+	enum format fmt;
+};
+
+/* Write one table; false when standard output is gone */
+static bool show(const struct top_opts *o, int page_size, struct table *t,
+		 bool clear)
+{
+	struct render_ctx ctx = { 0, false, page_size, NULL, 0 };
+	struct table *one = t;
+
+	if (clear)
+		fputs("\033[H\033[2J", stdout);
+	return !render_tables(stdout, o->fmt, &ctx, &one, 1, NULL) &&
+	       !fflush(stdout);
+}
+
+static int parse(struct top_opts *o, const char **root, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 'T' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "cgroup-root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct table probe;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "d:T:bs:f:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (!parse_time(optarg, &o->interval) ||
+			    o->interval < DRAIN_NS)
+				return usage_error("--interval '%s': a time of at least 100ms", optarg);
+			break;
+		case 'T':
+			if (!parse_time(optarg, &o->duration) || !o->duration)
+				return usage_error("--duration '%s': a time above 0", optarg);
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case 's':
+			o->sort = optarg;
+			break;
+		case 'f':
+			if (!parse_format(optarg, &o->fmt) || o->fmt == FMT_JSON)
+				return usage_error("unknown format '%s' (text, csv)", optarg);
+			break;
+		case 'r':
+			*root = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", prog);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	table_init(&probe, "top", NULL, top_cols, NCOLS(top_cols));
+	if (!table_has_column(&probe, o->sort))
+		return usage_error("--sort: no column '%s' (cgroup, tier, nodes, usage, high, max, max_pct, charged_per_s, uncharged_per_s, reclaimed_per_s, refused_per_s, steered_per_s)", o->sort);
+	return 0;
+}
+
+static int run(struct top *tp, const struct top_opts *o)
+{
+	bool clear = !o->batch && o->fmt == FMT_TEXT && isatty(STDOUT_FILENO);
+	uint64_t start = now_ns(), last = start, next = start + o->interval;
+	uint64_t end = o->duration ? start + o->duration : UINT64_MAX;
+	char title[160];
+	struct table t;
+	int ret = 0;
+
+	fprintf(stderr, "%s: tracing in instance memcg_tier_top_%d, every %.1f s%s\n",
+		prog, (int)getpid(), o->interval / 1e9,
+		o->duration ? "" : "; Ctrl-C ends");
+	while (!stop) {
+		uint64_t wake = now_ns() + DRAIN_NS, n;
+
+		sleep_until(wake < next ? (wake < end ? wake : end) :
+			    (next < end ? next : end));
+		if (live_drain(&tp->live))
+			goto nomem;
+		n = now_ns();
+		if (n >= next || n >= end) {
+			if (walk(tp))
+				goto bad;
+			snprintf(title, sizeof(title),
+				 "memcg-tier-report top: %.1f s, %llu records, %llu lost%s%s",
+				 (n - start) / 1e9, (unsigned long long)tp->live.records,
+				 (unsigned long long)tp->live.lost,
+				 tp->live.lost ? " (rates and totals are low)" : "",
+				 tp->live.bad ? ", some records did not decode" : "");
+			table_init(&t, "top", title, top_cols, NCOLS(top_cols));
+			if (!interval_table(tp, &t, n - last) ||
+			    !table_sort(&t, o->sort)) {
+				table_free(&t);
+				goto nomem;
+			}
+			last = n;
+			next += o->interval;
+			if (next <= n)
+				next = n + o->interval;
+			if (!show(o, tp->a.page_size, &t, clear))
+				stop = 1;	/* nobody reads: clean up and go */
+			table_free(&t);
+		}
+		if (n >= end)
+			break;
+	}
+	return ret;
+nomem:
+	snprintf(tp->err, sizeof(tp->err), "out of memory");
+bad:
+	fprintf(stderr, "%s: %s\n", prog, tp->err);
+	return 1;
+}
+
+int top_main(int argc, char **argv)
+{
+	struct top_opts o = { .interval = 1000000000ULL, .sort = "usage" };
+	struct analysis_config cfg = { .interval = TIME_MAX_NS, .window = 1000000000ULL };
+	struct top tp = { .root = "/sys/fs/cgroup" };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char title[160];
+	struct table t;
+	int ret;
+
+	ret = parse(&o, &tp.root, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	analysis_init(&tp.a, &cfg);
+	/* Time 0: every record is inside the window and in bucket 0 */
+	analysis_tick(&tp.a, 0);
+	tp.a.page_size = sysconf(_SC_PAGESIZE);
+	/* Interrupted or not, the instance must go: no handler may exit */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	ret = 1;
+	if (walk(&tp)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, tp.root, tp.err);
+		goto free;
+	}
+	if (tp.without || (!tp.tier_stat && !cmdline_tiered())) {
+		fprintf(stderr, "%s: tiered memcg limits are off: no memory.tier_stat under %s, and the memcg_tier events never fire; boot the patched kernel with cgroup.memory=tiered_limits\n",
+			prog, tp.root);
+		goto free;
+	}
+	if (live_open(&tp.live, &tp.a, tp.err, sizeof(tp.err))) {
+		fprintf(stderr, "%s: %s\n", prog, tp.err);
+		goto free;
+	}
+	ret = run(&tp, &o);
+	if (live_close(&tp.live) && !ret) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		ret = 1;
+	}
+	if (ret)
+		goto free;
+	snprintf(title, sizeof(title),
+		 "Totals since the start: %llu records, %llu lost%s%s",
+		 (unsigned long long)tp.live.records,
+		 (unsigned long long)tp.live.lost,
+		 tp.live.lost ? " (the totals are low)" : "",
+		 tp.live.bad ? ", some records did not decode" : "");
+	table_init(&t, "totals", title, total_cols, NCOLS(total_cols));
+	if (!totals_table(&tp, &t)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		ret = 1;
+	} else if (!table_sort(&t, "cgroup") ||
+		   !show(&o, tp.a.page_size, &t, false)) {
+		ret = 1;
+	}
+	table_free(&t);
+free:
+	analysis_free(&tp.a);
+	free(tp.shown);
+	free(tp.walked);
+	return ret;
+}
