@@ -247,6 +247,7 @@ struct trace_counts {
 	long reclaim;		/* reclaim events */
 	long reclaim_charge[2], reclaim_high[2];	/* per slot and reason */
 	long reclaim_stray;	/* events whose nodes are not their tier's */
+	long moved_in[2];	/* pages charged per slot by cause=migrate */
 };
 
 static long field(const char *line, const char *key)
@@ -290,9 +291,13 @@ static void trace_stop(const char *cg, int steer_node, struct trace_counts *c)
 		if (strstr(line, "memcg_tier_charge:")) {
 			c->charge++;
 			if (slot == 0 || slot == 1) {
-				c->sum[slot] += field(line, "nr_pages=");
+				long n = field(line, "nr_pages=");
+
+				c->sum[slot] += n;
 				if (field(line, "usage=") > c->peak[slot])
 					c->peak[slot] = field(line, "usage=");
+				if (n > 0 && strstr(line, "cause=migrate"))
+					c->moved_in[slot] += n;
 			}
 		} else if (strstr(line, "memcg_tier_steer:")) {
 			c->steer++;
@@ -488,6 +493,20 @@ static void test_high_worker(void)
 	tap(c.reclaim_high[0] > 0 && c.reclaim_stray == 0,
 	    "high worker: %ld reclaim events with reason=high on tier 0, its node only",
 	    c.reclaim_high[0]);
+	/*
+	 * The 30M came up from the slow tier, the worker demoted some of it
+	 * back: each tier's promoted + demoted is what its cause=migrate
+	 * charges say, nothing comes up into the slow tier or down into the
+	 * fast one.
+	 */
+	tap(tier_stat(cg, 0, "promoted") == (long)(30 * MB / page_size) &&
+	    tier_stat(cg, 0, "promoted") + tier_stat(cg, 0, "demoted") == c.moved_in[0] &&
+	    tier_stat(cg, 1, "demoted") > 0 &&
+	    tier_stat(cg, 1, "promoted") + tier_stat(cg, 1, "demoted") == c.moved_in[1] &&
+	    tier_stat(cg, 0, "demoted") == 0 && tier_stat(cg, 1, "promoted") == 0,
+	    "moves: tier 0 promoted %ld + demoted %ld = its migrate charges %ld; tier 1 promoted %ld + demoted %ld = %ld",
+	    tier_stat(cg, 0, "promoted"), tier_stat(cg, 0, "demoted"), c.moved_in[0],
+	    tier_stat(cg, 1, "promoted"), tier_stat(cg, 1, "demoted"), c.moved_in[1]);
 	munmap(a, 50 * MB);
 	munmap(b, 30 * MB);
 	cg_destroy(cg);
