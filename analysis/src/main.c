@@ -74,6 +74,10 @@ static void usage(FILE *f)
 "      --tier-stat FILE    memory.tier_stat snapshot taken at the start, for\n"
 "                          tier nodes, capacities, min/low and starting\n"
 "                          usage (default: TRACE.tier_stat.start, if present)\n"
+"      --tier-stat-end FILE\n"
+"                          the snapshot taken at the end, for the pages\n"
+"                          promoted and demoted into each tier (default:\n"
+"                          TRACE.tier_stat.end, if present)\n"
 "  -h, --help              this help\n"
 "      --version           the version\n"
 "\n"
@@ -94,7 +98,7 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-enum { OPT_SVG = 256, OPT_SINCE, OPT_UNTIL, OPT_TOP, OPT_MAP, OPT_STAT,
+enum { OPT_SVG = 256, OPT_SINCE, OPT_UNTIL, OPT_TOP, OPT_MAP, OPT_STAT, OPT_STAT_END,
        OPT_NO_HEADER, OPT_VERSION, OPT_BUFFER };
 
 static const struct option long_opts[] = {
@@ -113,6 +117,7 @@ static const struct option long_opts[] = {
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "cgroup-map", required_argument, NULL, OPT_MAP },
 	{ "tier-stat", required_argument, NULL, OPT_STAT },
+	{ "tier-stat-end", required_argument, NULL, OPT_STAT_END },
 	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -125,6 +130,7 @@ struct cli {
 	struct analysis_config cfg;
 	struct report_opts ro;
 	const char *trace, *out_path, *svg_path, *map_opt, *stat_opt;
+	const char *stat_end_opt;
 	const char *buffer;
 	const char **cgroups;		/* --cgroup, argc long */
 	bool want[NR_REPORTS];
@@ -222,6 +228,9 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		case OPT_STAT:
 			c->stat_opt = optarg;
 			break;
+		case OPT_STAT_END:
+			c->stat_end_opt = optarg;
+			break;
 		case OPT_NO_HEADER:
 			c->header = false;
 			break;
@@ -284,7 +293,7 @@ static const char *unknown_field(const struct cli *c, struct table *const *t,
  * or not), and the map and snapshot it was given.  No output may be one.
  */
 static int check_outputs(const struct cli *c, const char *map,
-			 const char *stat_path)
+			 const char *stat_path, const char *stat_end)
 {
 	static const char *const sides[] = { "cgroups", "tier_stat.start",
 					     "tier_stat.end" };
@@ -306,6 +315,8 @@ static int check_outputs(const struct cli *c, const char *map,
 		in_name[nin++] = map;
 	if (stat_path && file_id_of(stat_path, &in[nin]) && !in[nin].name)
 		in_name[nin++] = stat_path;
+	if (stat_end && file_id_of(stat_end, &in[nin]) && !in[nin].name)
+		in_name[nin++] = stat_end;
 	for (j = 0; j < 2; j++) {
 		if (!out_name[j])
 			continue;
@@ -365,7 +376,7 @@ int main(int argc, char **argv)
 	struct cli c = { .cfg.window = 1000000000ULL, .ro.top = 20,
 			 .header = true };
 	struct output out = { 0 }, svg = { 0 };
-	char *map_path = NULL, *stat_path = NULL;
+	char *map_path = NULL, *stat_path = NULL, *end_path = NULL;
 	struct table tables[NR_REPORTS + 1], meta;
 	struct table *shown[NR_REPORTS + 1];
 	struct render_ctx ctx;
@@ -393,7 +404,9 @@ int main(int argc, char **argv)
 	map_path = c.map_opt ? strdup(c.map_opt) : sidecar(c.trace, "cgroups");
 	stat_path = c.stat_opt ? strdup(c.stat_opt) :
 		sidecar(c.trace, "tier_stat.start");
-	ret = check_outputs(&c, map_path, stat_path);
+	end_path = c.stat_end_opt ? strdup(c.stat_end_opt) :
+		sidecar(c.trace, "tier_stat.end");
+	ret = check_outputs(&c, map_path, stat_path, end_path);
 	if (ret)
 		goto free;
 	ret = 1;
@@ -406,8 +419,10 @@ int main(int argc, char **argv)
 		goto free;
 	}
 	if ((map_path && read_cgroup_map(&a, map_path, err, sizeof(err))) ||
-	    (stat_path && read_tier_stat(&a, stat_path, a.page_size, err,
-					 sizeof(err)))) {
+	    (stat_path && read_tier_stat(&a, stat_path, a.page_size, false,
+					 err, sizeof(err))) ||
+	    (end_path && read_tier_stat(&a, end_path, a.page_size, true,
+					err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto free;
 	}
@@ -480,6 +495,7 @@ tables:
 free:
 	free(map_path);
 	free(stat_path);
+	free(end_path);
 	analysis_free(&a);
 	damage_free(&dmg);
 	output_abandon(&out);

@@ -592,10 +592,12 @@ int read_cgroup_map(struct analysis *a, const char *file,
 	return each_line(file, err, errlen, map_line, a);
 }
 
+enum stat_when { STAT_START, STAT_END, STAT_NOW };
+
 struct stat_ctx {
 	struct analysis *a;
 	int page_size;
-	bool current;		/* usage and limits now, not at the start */
+	enum stat_when when;
 };
 
 static int limit_value(const char *v, int page_size, uint64_t *pages)
@@ -621,6 +623,7 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 	unsigned long long id;
 	int off = 0, slot, len;
 	uint64_t usage = NO_LIMIT, high = NO_LIMIT, max = NO_LIMIT;
+	uint64_t promoted = NO_LIMIT, demoted = NO_LIMIT;
 	struct tier_state *t;
 	char *path, *tok, *save = NULL;
 
@@ -675,14 +678,27 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 			max = pages;
 		else if (!strcmp(tok, "capacity") && pages != NO_LIMIT)
 			c->a->capacity[slot] = pages;
+		else if (!strcmp(tok, "promoted"))
+			promoted = pages;
+		else if (!strcmp(tok, "demoted"))
+			demoted = pages;
 		/* the counters (reclaims=, ...): the events say */
 	}
 	if (usage == NO_LIMIT) {
 		snprintf(err, errlen, "no usage= for tier%d", slot);
 		return -1;
 	}
+	/* A kernel without the counters has neither */
+	if (promoted != NO_LIMIT && demoted != NO_LIMIT &&
+	    c->when != STAT_NOW) {
+		t->promoted_at[c->when] = promoted;
+		t->demoted_at[c->when] = demoted;
+		t->moves_at[c->when] = true;
+	}
+	if (c->when == STAT_END)
+		return 0;
 	t->min_low_known = true;
-	if (c->current) {
+	if (c->when == STAT_NOW) {
 		t->seen = true;
 		t->usage_known = true;
 		t->usage = usage;
@@ -704,9 +720,9 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 }
 
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
-		   char *err, size_t errlen)
+		   bool end, char *err, size_t errlen)
 {
-	struct stat_ctx c = { a, page_size, false };
+	struct stat_ctx c = { a, page_size, end ? STAT_END : STAT_START };
 
 	a->snapshot = true;
 	return each_line(file, err, errlen, stat_line, &c);
@@ -715,7 +731,7 @@ int read_tier_stat(struct analysis *a, const char *file, int page_size,
 int tier_stat_now(struct analysis *a, char *line, int page_size,
 		  char *err, size_t errlen)
 {
-	struct stat_ctx c = { a, page_size, true };
+	struct stat_ctx c = { a, page_size, STAT_NOW };
 
 	return stat_line(line, &c, err, errlen);
 }

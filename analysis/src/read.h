@@ -29,11 +29,13 @@ int read_cgroup_map(struct analysis *a, const char *file,
 		    char *err, size_t errlen);
 
 /*
- * A memory.tier_stat snapshot, "ID PATH tierN key=value..." lines: tier
- * nodes and limits, and usage at the capture's start.
+ * A memory.tier_stat snapshot, "ID PATH tierN key=value..." lines.  The
+ * one taken at the capture's start gives tier nodes, limits and starting
+ * usage; the one taken at its end (@end) the promoted and demoted
+ * counters the summary subtracts the start's from.
  */
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
-		   char *err, size_t errlen);
+		   bool end, char *err, size_t errlen);
 
 /*
  * One line of that form read live: the tier's usage and limits as they

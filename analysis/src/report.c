@@ -180,8 +180,10 @@ static const struct column summary_cols[] = {
 	{ "refused_pages", "refused", COL_PAGES, true },
 	{ "refused_tier_max_pages", "refused at max", COL_PAGES, false },
 	{ "refused_promotion_pages", "refused promotions", COL_PAGES, false },
-	{ "steered_away", "steered away", COL_INT, true },
+	{ "steered_away", "steered", COL_INT, true },
 	{ "steered_in", "steered in", COL_INT, false },
+	{ "promoted_pages", "promoted", COL_PAGES, true },
+	{ "demoted_pages", "demoted", COL_PAGES, true },
 };
 
 /* The summary's columns by name: no figure lands in a wrong one */
@@ -189,7 +191,8 @@ enum { S_ID, S_CGROUP, S_TIER, S_NODES, S_USAGE, S_PEAK, S_MIN, S_LOW,
        S_HIGH, S_MAX, S_CHARGED, S_UNCHARGED, S_FORCED, S_RECLAIMS,
        S_RECLAIMS_BY, S_RECLAIMED = S_RECLAIMS_BY + 3, S_RECLAIMED_BY,
        S_RECHARGED = S_RECLAIMED_BY + 3, S_REFUSED, S_REFUSED_MAX,
-       S_REFUSED_GATE, S_STEERED_AWAY, S_STEERED_IN, NR_S };
+       S_REFUSED_GATE, S_STEERED_AWAY, S_STEERED_IN, S_PROMOTED, S_DEMOTED,
+       NR_S };
 
 bool report_summary(struct table *tb, const struct analysis *a,
 		    const struct report_opts *o)
@@ -259,6 +262,13 @@ bool report_summary(struct table *tb, const struct analysis *a,
 			cell_int(&r[S_REFUSED_GATE], t->refused[REFUSE_PROMOTION_GATE]);
 			cell_int(&r[S_STEERED_AWAY], t->steered_away);
 			cell_int(&r[S_STEERED_IN], t->steered_in);
+			/* From the snapshots: the events cannot tell up from down */
+			if (t->moves_at[0] && t->moves_at[1] &&
+			    t->promoted_at[1] >= t->promoted_at[0] &&
+			    t->demoted_at[1] >= t->demoted_at[0]) {
+				cell_int(&r[S_PROMOTED], t->promoted_at[1] - t->promoted_at[0]);
+				cell_int(&r[S_DEMOTED], t->demoted_at[1] - t->demoted_at[0]);
+			}
 		}
 	}
 	free(v);

@@ -39,6 +39,9 @@ struct tier_state {
 	bool start_known;
 	uint64_t start_usage, start_high, start_max;
 	uint64_t min, low, high, max;	/* pages; NO_LIMIT for "max" */
+	/* memory.tier_stat's promoted, demoted: pages, at start and end */
+	uint64_t promoted_at[2], demoted_at[2];
+	bool moves_at[2];
 	bool min_low_known;		/* from a tier_stat snapshot */
 	char nodes[32];			/* "0" or "1-3", when known */
 	int64_t charged, uncharged;

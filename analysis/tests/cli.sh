@@ -148,7 +148,8 @@ check $([ "$(head -n 3 "$tmp/log.txt")" = "$(head -n 3 "$fix/tierpush.numa_stat"
 printf '1 /\n' >"$tmp/other.cgroups"
 : >"$tmp/empty.tier_stat"
 out=$("$report" -F usage_pages --no-header --cgroup-map "$tmp/other.cgroups" \
-	--tier-stat "$tmp/empty.tier_stat" "$dat" 2>/dev/null)
+	--tier-stat "$tmp/empty.tier_stat" --tier-stat-end "$tmp/empty.tier_stat" \
+	"$dat" 2>/dev/null)
 rc=$?
 check $([ $rc -eq 3 ] && grep -q '^damage .* detail$' <<<"$out" &&
 	grep -q '^unnamed_cgroup .* 17 ' <<<"$out"; echo $?) \
@@ -255,6 +256,19 @@ rows=$(awk -F, '$3 == "/tierpush" && $4 == 0' <<<"$tl" | wc -l)
 sum=$(awk -F, '$3 == "/tierpush" && $4 == 0 { s += $9 } END { print s + 0 }' <<<"$tl")
 check $([ "$rows" -gt 5 ] && [ "$sum" = "$total" ]; echo $?) \
 	"timeline at 100ms: $rows buckets whose charges add up to the summary's ($sum)"
+
+# promoted and demoted: the end snapshot's counters less the start's
+sed 's/$/ promoted=8192 demoted=0/' "$fix/tierpush.tier_stat.start" >"$tmp/moves.start"
+sed -e 's/^\(.* tier0 .*\)$/\1 promoted=73728 demoted=4096/' \
+	-e 's/^\(.* tier1 .*\)$/\1 promoted=8192 demoted=40960/' \
+	"$fix/tierpush.tier_stat.end" >"$tmp/moves.end"
+csv=$("$report" summary -f csv -F tier,promoted_pages,demoted_pages \
+	--tier-stat "$tmp/moves.start" --tier-stat-end "$tmp/moves.end" "$dat")
+check $([ "$(sed -n 2,3p <<<"$csv" | cut -d, -f1-3 | tr '\n' ' ')" = "0,16,1 1,0,10 " ]; echo $?) \
+	"summary: promoted and demoted pages per tier from the two snapshots ($(sed -n 2,3p <<<"$csv" | cut -d, -f1-3 | tr '\n' ' '))"
+csv=$("$report" summary -f csv -F promoted_pages --tier-stat-end "$tmp/moves.end" "$dat")
+check $([ "$(sed -n 2p <<<"$csv" | cut -d, -f1)" = "" ]; echo $?) \
+	"summary: without counters in the start snapshot promoted is unknown, not 0"
 
 # The man page documents exactly the options the two --help texts list
 opts_help=$({ "$report" --help; "$report" top --help; } |

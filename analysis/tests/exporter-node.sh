@@ -62,7 +62,7 @@ missing=$(awk '
 	FNR == NR {
 		tier = substr($3, 5); nodes = ""
 		for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		n = split("usage:usage_bytes min:min_bytes low:low_bytes high:high_bytes max:max_bytes reclaims:reclaims_total reclaimed:reclaimed_bytes_total refused:refused_total steered:steered_total", m, " ")
+		n = split("usage:usage_bytes min:min_bytes low:low_bytes high:high_bytes max:max_bytes reclaims:reclaims_total reclaimed:reclaimed_bytes_total refused:refused_total steered:steered_total promoted:promoted_bytes_total demoted:demoted_bytes_total", m, " ")
 		for (i = 1; i <= n; i++) {
 			split(m[i], km, ":")
 			k = "memcg_tier_" km[2] "{cgroup=\"" $2 "\",nodes=\"" v["nodes"] "\",tier=\"" tier "\"}"

@@ -50,7 +50,7 @@ want() {
 		path = $2; tier = substr($3, 5); nodes = ""
 		for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		l = "{cgroup=\"" path "\",tier=\"" tier "\",nodes=\"" v["nodes"] "\"} "
-		n = split("usage:usage_bytes min:min_bytes low:low_bytes high:high_bytes max:max_bytes reclaims:reclaims_total reclaimed:reclaimed_bytes_total refused:refused_total steered:steered_total", m, " ")
+		n = split("usage:usage_bytes min:min_bytes low:low_bytes high:high_bytes max:max_bytes reclaims:reclaims_total reclaimed:reclaimed_bytes_total refused:refused_total steered:steered_total promoted:promoted_bytes_total demoted:demoted_bytes_total", m, " ")
 		for (i = 1; i <= n; i++) {
 			split(m[i], km, ":")
 			if (v[km[1]] != "max")
@@ -71,8 +71,8 @@ tap $([ "$n" -eq 0 ] && [ "$m" -ge 2 ]; echo $?) \
 	"no max line for an unlimited cgroup (/b: $n), one per tier for a limited one (/a: $m)"
 families=$(grep -c '^# TYPE memcg_tier_' $prom)
 helps=$(grep -c '^# HELP memcg_tier_' $prom)
-tap $([ "$families" -eq 10 ] && [ "$helps" -eq 10 ]; echo $?) \
-	"each of the 10 metrics has HELP and TYPE ($helps, $families)"
+tap $([ "$families" -eq 12 ] && [ "$helps" -eq 12 ]; echo $?) \
+	"each of the 12 metrics has HELP and TYPE ($helps, $families)"
 grep -q 'memcg_tier_high_bytes{cgroup="/a",tier="0"' $prom
 tap $? "the tier share of memory.high is exported"
 
