@@ -21,8 +21,8 @@ WORKLOADS := $(patsubst tracing/workloads/%.c,$(GUEST)/bin/%,$(wildcard tracing/
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(wildcard tests/guest/*.c))
 GUEST_FILES := $(shell find initramfs tracing tests/guest -type f 2>/dev/null)
 
-.PHONY: all deps kernel initramfs analyzer run test check bench fuzz fixtures \
-	mutations \
+.PHONY: all deps kernel perf initramfs analyzer install run test check bench \
+	fuzz fixtures mutations \
 	clean distclean
 
 all: kernel initramfs
@@ -32,6 +32,14 @@ deps:
 
 kernel:
 	@scripts/kernel.sh build
+
+# perf from the patched tree, static: the guest carries it, the host reads
+# the guest's perf.data with it
+PERF := $(BUILD)/perf/perf
+perf:
+	@scripts/kernel.sh perf
+$(PERF):
+	@scripts/kernel.sh perf
 
 $(GUEST)/bin/%: tracing/workloads/%.c
 	@mkdir -p $(@D)
@@ -49,13 +57,15 @@ $(GUEST)/bin/test_memcontrol: $(SELFTESTS)/test_memcontrol.c $(SELFTESTS)/cgroup
 	@gcc -static -Wall -pthread -w -I$(SELFTESTS)/.. -o $@ $^ 2>&1 | \
 		grep -v -e getaddrinfo -e 'in function .tcp_client' || true
 
-# The guest carries the analyzer (its live top) and the exporter too
-ANALYZER := analysis/memcg-tier-report
-$(ANALYZER): $(wildcard analysis/src/*.[ch]) analysis/Makefile
+# The guest carries the analyzer (its live top), the trace-cmd plugin and
+# the exporter too
+ANALYZER := analysis/memcg-tier-report analysis/build/plugins/plugin_memcg_tier.so
+$(ANALYZER) &: $(wildcard analysis/src/*.[ch] analysis/plugin/*.c) analysis/Makefile
 	@$(MAKE) --no-print-directory -C analysis
 
 $(BUILD)/initramfs.cpio.gz: $(WORKLOADS) $(GUEST_TESTS) $(GUEST_FILES) \
-		$(GUEST)/bin/test_memcontrol $(ANALYZER) analysis/memcg-tier-exporter
+		$(GUEST)/bin/test_memcontrol $(ANALYZER) analysis/memcg-tier-exporter \
+		$(PERF)
 	@initramfs/build.sh $(GUEST) $@
 
 initramfs: $(BUILD)/initramfs.cpio.gz
@@ -63,23 +73,27 @@ initramfs: $(BUILD)/initramfs.cpio.gz
 analyzer:
 	@$(MAKE) --no-print-directory -C analysis
 
+# plugin_memcg_tier.so where trace-cmd looks for plugins
+install:
+	@$(MAKE) --no-print-directory -C analysis install
+
 run: deps
-	@$(MAKE) --no-print-directory kernel initramfs analyzer
+	@$(MAKE) --no-print-directory kernel perf initramfs analyzer
 	@scripts/run.sh
 
 test: deps
-	@$(MAKE) --no-print-directory kernel initramfs analyzer
+	@$(MAKE) --no-print-directory kernel perf initramfs analyzer
 	@tests/run.sh
 
 check: deps
 	@scripts/check-series.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory kernel initramfs analyzer
+	@$(MAKE) --no-print-directory kernel perf initramfs analyzer
 	@scripts/bench.sh
 
 mutations: deps
-	@$(MAKE) --no-print-directory kernel initramfs
+	@$(MAKE) --no-print-directory kernel perf initramfs
 	@tests/mutations.sh; status=$$?; scripts/kernel.sh build >/dev/null; exit $$status
 
 fuzz:
@@ -87,7 +101,7 @@ fuzz:
 	@$(MAKE) --no-print-directory -C analysis fuzz
 
 fixtures: deps
-	@$(MAKE) --no-print-directory kernel initramfs
+	@$(MAKE) --no-print-directory kernel perf initramfs
 	@scripts/fixtures.sh
 
 clean:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the guest's initramfs: busybox-static, trace-cmd and our analyzer
-# (for its live top) with the shared libraries ldd names, the exporter,
-# our init, the scenarios and scripts from tracing/,
+# (for its live top) with the shared libraries ldd names, perf built
+# static from our tree, our trace-cmd plugin, the exporter, our init, the scenarios and scripts from tracing/,
 # and the guest programs compiled into GUEST_DIR/bin (workloads, put in
 # /tracing/bin) and GUEST_DIR/tests (tests, put in /tests).
 #
@@ -22,6 +22,9 @@ ldd "$busybox" >/dev/null 2>&1 && die "$busybox is dynamic; need busybox-static"
 tracecmd=$(command -v trace-cmd) || die "trace-cmd missing (run: make deps)"
 analyzer=$top/analysis/memcg-tier-report
 [ -x "$analyzer" ] || die "$analyzer missing (run: make analyzer)"
+perf=$top/build/perf/perf
+[ -x "$perf" ] || die "$perf missing (run: make perf)"
+ldd "$perf" >/dev/null 2>&1 && die "$perf is dynamic; build it with scripts/kernel.sh perf"
 
 mkdir -p "$root"/{bin,sbin,usr/bin,lib64,proc,sys,dev,tmp,host,etc,tracing/bin}
 cp "$busybox" "$root/bin/busybox"
@@ -41,6 +44,11 @@ copy_with_libs() {
 copy_with_libs "$tracecmd"
 copy_with_libs "$analyzer"
 install -m 755 "$top/analysis/memcg-tier-exporter" "$root/usr/bin/"
+install -s -m 755 "$perf" "$root/usr/bin/perf"
+# The plugin, where the guest's libtraceevent looks (its built-in path)
+plugins=/usr/lib/$(gcc -print-multiarch)/traceevent/plugins
+install -D -m 644 "$top/analysis/build/plugins/plugin_memcg_tier.so" \
+	"$root$plugins/plugin_memcg_tier.so"
 
 install -m 755 "$top/initramfs/init" "$root/init"
 cp -r "$top/tracing/scenarios" "$root/tracing/scenarios"

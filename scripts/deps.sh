@@ -9,6 +9,7 @@ pkgs=(
 	linux-source-6.12 gcc libc6-dev make bc bison flex libelf-dev libssl-dev
 	git xz-utils cpio gzip pkg-config python3 time
 	libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
+	zlib1g-dev libzstd-dev
 	qemu-system-x86 busybox-static
 	prometheus-node-exporter prometheus curl
 	"$@"

@@ -6,6 +6,7 @@
 #   scripts/kernel.sh build-prefix N apply the first N patches, build
 #   scripts/kernel.sh check-prefixes build every prefix of the series
 #   scripts/kernel.sh tree           extract and apply the series only
+#   scripts/kernel.sh perf           build perf from the tree's tools/perf
 #
 # The source tree is a git repository whose first commit is the pristine
 # extract (tag "base"); the series is applied with "git am" on top.  A
@@ -133,6 +134,28 @@ compile() {
 	say "built ${build#"$top"/}/bzImage in $((SECONDS - start))s"
 }
 
+# perf from this tree, static (the guest has no libraries beside
+# trace-cmd's), with the optional libraries off: it reads tracepoints
+# through libtraceevent, which is all our events need.  Debian 12's perf
+# is 6.1 and cannot read what a 6.12 perf writes; this one serves the
+# host too.
+build_perf() {
+	local start=$SECONDS log=$build/perf-build.log out=$build/perf
+	say "building perf with $jobs jobs (log: $log)"
+	mkdir -p "$out"
+	if ! make -C "$src/tools/perf" O="$out" -j"$jobs" LDFLAGS=-static \
+		NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBBPF=1 NO_BPF_SKEL=1 NO_SLANG=1 \
+		NO_GTK2=1 NO_LIBUNWIND=1 NO_DWARF=1 NO_LIBDW=1 NO_LIBNUMA=1 \
+		NO_LIBCRYPTO=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_LIBZSTD=1 \
+		NO_LIBLZMA=1 NO_JVMTI=1 NO_LIBPFM4=1 NO_SDT=1 NO_CAPSTONE=1 \
+		NO_LIBLLVM=1 NO_DEMANGLE=1 perf 2>&1 | tee "$log" | progress
+	then
+		grep -E 'error|Error' "$log" | head -40 >&2
+		die "perf build failed (full log: $log)"
+	fi
+	say "built ${out#"$top"/}/perf in $((SECONDS - start))s"
+}
+
 case ${1:-build} in
 tree)
 	extract; apply_series all ;;
@@ -141,6 +164,8 @@ build)
 build-prefix)
 	[ $# -eq 2 ] || die "usage: $0 build-prefix N"
 	extract; apply_series "$2"; configure; compile ;;
+perf)
+	extract; apply_series all; build_perf ;;
 check-prefixes)
 	# Patch by patch on top of the previous prefix, so that each build
 	# recompiles only what the next patch touches.
@@ -158,5 +183,5 @@ check-prefixes)
 		compile
 	done ;;
 *)
-	die "unknown command '$1' (build, build-prefix N, check-prefixes, tree)" ;;
+	die "unknown command '$1' (build, build-prefix N, check-prefixes, tree, perf)" ;;
 esac

@@ -89,6 +89,10 @@ for mode in off on; do
 	# The analyzer on the tierpush capture, against the guest's figures
 	count "[$mode] " < <(analysis/tests/e2e.sh $out $mode)
 	[ $mode = on ] || continue
+	# perf script and perf report on the guest's perf.data
+	count "[$mode] " < <(tests/perf-report.sh $out)
+	# The plugin names the cgroup the guest made while recording
+	count "[$mode] " < <(analysis/tests/plugin.sh $out/trace-tier.dat)
 	# The exporter's file from the guest's cgroups, served by node_exporter
 	count "[$mode] " < <(analysis/tests/exporter-node.sh $out)
 	# Every field by name, enums by their names, from the capture's formats

@@ -36,6 +36,20 @@ cg_wait_empty() {
 	done
 }
 
+# tierpush_ready CGROUP READY: "tierpush 60 100" in CGROUP, left running
+# in the background once it created READY (30 s at most): in a 64M cgroup
+# the fast tier fills, the rest is steered, and 100 pushes are refused.
+tierpush_ready() {
+	local i=0
+	rm -f "$2"
+	cg_run "$1" tierpush 60 100 "$2" >/dev/null &
+	while [ ! -e "$2" ] && [ $i -lt 300 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
+	[ -e "$2" ]
+}
+
 # TAP lines; the test scenario numbers them.
 tap() {
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi

@@ -1,8 +1,9 @@
 #!/bin/sh
-# record.sh OUTPUT.dat COMMAND [ARG]...
+# record.sh [--perf] OUTPUT.dat COMMAND [ARG]...
 #
-# Run COMMAND under "trace-cmd record" with the events that explain tiered
-# memcg behaviour: the memcg_tier events (when the kernel has them), cgroup
+# Run COMMAND under "trace-cmd record" (with --perf: "perf record -a",
+# OUTPUT a perf.data for "perf script" and "perf report") with the events
+# that explain tiered memcg behaviour: the memcg_tier events (when the kernel has them), cgroup
 # creation and removal, page migration and memcg reclaim.  Beside the
 # capture, OUTPUT.cgroups maps the id of every cgroup that existed before
 # recording started (the cgroupfs inode number) to its path, so reports can
@@ -12,7 +13,12 @@
 set -eu
 . /tracing/bin/lib.sh
 
-[ $# -ge 2 ] || { echo "usage: record.sh OUTPUT.dat COMMAND [ARG]..." >&2; exit 2; }
+recorder=trace-cmd
+if [ "${1-}" = --perf ]; then
+	recorder=perf
+	shift
+fi
+[ $# -ge 2 ] || { echo "usage: record.sh [--perf] OUTPUT.dat COMMAND [ARG]..." >&2; exit 2; }
 output=$1
 shift
 
@@ -22,7 +28,12 @@ for e in memcg_tier cgroup:cgroup_mkdir cgroup:cgroup_rmdir \
 	 migrate:mm_migrate_pages vmscan:mm_vmscan_memcg_reclaim_begin \
 	 vmscan:mm_vmscan_memcg_reclaim_end; do
 	if [ -d "$events/$(echo "$e" | tr : /)" ]; then
-		args="$args -e $e"
+		# perf names a whole system "SYSTEM:*"
+		case $recorder:$e in
+		perf:*:*) args="$args -e $e" ;;
+		perf:*) args="$args -e $e:*" ;;
+		*) args="$args -e $e" ;;
+		esac
 	else
 		echo "record.sh: kernel has no event $e; not recorded" >&2
 	fi
@@ -37,6 +48,10 @@ mv "$cgmap.tmp" "$cgmap"
 tier_stat_snapshot "${output%.dat}.tier_stat.start"
 # shellcheck disable=SC2086 # $args is a list of options
 status=0
-trace-cmd record -q -o "$output" $args "$@" || status=$?
+if [ $recorder = perf ]; then
+	perf record -q -a -o "$output" $args -- "$@" || status=$?
+else
+	trace-cmd record -q -o "$output" $args "$@" || status=$?
+fi
 tier_stat_snapshot "${output%.dat}.tier_stat.end"
 exit $status

@@ -53,13 +53,7 @@ top=$!
 wait_ready /tmp/top.err
 tap $? "top starts tracing"
 cp "$CGROOT/$cg/memory.tier_stat" /tmp/tier_stat.before
-rm -f /tmp/top.ready
-cg_run $cg tierpush 60 100 /tmp/top.ready >/dev/null &
-i=0
-while [ ! -e /tmp/top.ready ] && [ $i -lt 300 ]; do
-	usleep 100000
-	i=$((i + 1))
-done
+tierpush_ready $cg /tmp/top.ready
 cp "$CGROOT/$cg/memory.tier_stat" /tmp/tier_stat.after
 kill -0 $top 2>/dev/null
 tap $? "the workload was done while top still ran (else raise --duration)"

@@ -20,10 +20,18 @@ tap $([ "$n" -eq 1 ]; echo $?) "the capture holds the cgroup_mkdir event (found 
 # With the feature: a capture of the memcg_tier events for the host to
 # decode (tests/run.sh checks the field and enum names).
 if [ "$TIERED_MODE" = on ]; then
-	cg_make trace-tier && echo 64M >"$CGROOT/trace-tier/memory.max"
+	# The cgroup is made while recording: its cgroup_mkdir names it
 	trace-cmd record -q -o "$TIERED_OUT/trace-tier.dat" -e memcg_tier \
-		sh -c ". /tracing/bin/lib.sh; cg_run trace-tier memtouch 16" \
+		-e cgroup:cgroup_mkdir sh -c ". /tracing/bin/lib.sh; cg_make trace-tier &&
+			echo 64M >$CGROOT/trace-tier/memory.max && cg_run trace-tier memtouch 16" \
 		>/tmp/record.log 2>&1
 	tap $? "trace-cmd record -e memcg_tier exits 0"
+	line=$(trace-cmd report -i "$TIERED_OUT/trace-tier.dat" 2>/dev/null |
+		grep -m1 'memcg_tier_charge:')
+	echo "  $line"
+	case $line in
+	*"memcg_tier_charge: "*" /trace-tier: cgroup_id="*) tap 0 "the guest's trace-cmd names the cgroup through plugin_memcg_tier" ;;
+	*) tap 1 "the guest's trace-cmd names the cgroup through plugin_memcg_tier" ;;
+	esac
 	rmdir "$CGROOT/trace-tier"
 fi
