@@ -25,6 +25,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 id=$(awk '$2 == "/perf-d" { print $1 }' "$data.cgroups")
+lost=$("$perf" report -i "$data" --stdio 2>/dev/null |
+	sed -n 's/^# Total Lost Samples: \([0-9]*\)$/\1/p' | head -n 1)
+check $([ "${lost:-x}" = 0 ]; echo $?) "perf record lost no sample (${lost:-no count})"
+
 "$perf" script -i "$data" >"$tmp/script" 2>"$tmp/err"
 check $? "perf script reads the guest's perf.data"
 # events EVENT: how many perf script printed

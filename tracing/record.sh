@@ -49,7 +49,8 @@ tier_stat_snapshot "${output%.dat}.tier_stat.start"
 # shellcheck disable=SC2086 # $args is a list of options
 status=0
 if [ $recorder = perf ]; then
-	perf record -q -a -o "$output" $args -- "$@" || status=$?
+	# 8M a CPU: the default 512K drops events in bursts of faults
+	perf record -q -a -m 8M -o "$output" $args -- "$@" || status=$?
 else
 	trace-cmd record -q -o "$output" $args "$@" || status=$?
 fi
