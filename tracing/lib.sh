@@ -71,7 +71,11 @@ tier_stat_snapshot() {
 	find "$root" -name memory.tier_stat | while read -r f; do
 		dir=${f%/memory.tier_stat}
 		path=${dir#"$root"}
-		sed "s#^#$(stat -c %i "$dir") ${path:-/} #" "$f"
+		id=$(stat -c %i "$dir")
+		# printf, not sed: a path may hold \ & or #
+		while IFS= read -r line; do
+			printf '%s %s %s\n' "$id" "${path:-/}" "$line"
+		done <"$f"
 	done >"$1.tmp"
 	mv "$1.tmp" "$1"
 }

@@ -16,6 +16,7 @@
  * TRACE.tier_stat.start):  -O memcg_tier:tier_stat=FILE.  An event the
  * plugin can name nothing for is printed exactly as without it.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,13 +213,9 @@ static int field(struct tep_record *record, struct tep_event *event,
 	return tep_get_field_val(NULL, event, name, record, val, 0);
 }
 
-/* " tierN[nodes]" for a slot the snapshot labels; false otherwise */
-static int print_slot(struct trace_seq *s, long long slot, const char *sep)
+static const char *slot_label(long long slot)
 {
-	if (slot < 0 || slot >= MAX_SLOTS || !slot_nodes[slot])
-		return 0;
-	trace_seq_printf(s, "%stier%lld[%s]", sep, slot, slot_nodes[slot]);
-	return 1;
+	return slot >= 0 && slot < MAX_SLOTS ? slot_nodes[slot] : NULL;
 }
 
 static long long slot_of_node(unsigned long long nid)
@@ -227,40 +224,49 @@ static long long slot_of_node(unsigned long long nid)
 }
 
 /*
- * The prefix "PATH TIERS: " before the event's own text.  Returns 1 so
- * that libtraceevent prints that text after it, as it would without us.
+ * The prefix "PATH TIERS: " before the event's own text, with whatever
+ * of the two is known (both tiers of a move, or none).  Returns 1 so that
+ * libtraceevent prints that text after it, as it would without us.
  */
 static int memcg_tier_handler(struct trace_seq *s, struct tep_record *record,
 			      struct tep_event *event, void *context)
 {
+	long long from = -1, to = -1;
 	unsigned long long id, a, b;
 	struct cgroup_name *n;
-	int named = 0;
+	bool tiers, move = false;
 
 	(void)context;
 	read_files();
 	if (field(record, event, "cgroup_id", &id))
 		return 1;
-	n = lookup(id);
-	if (n) {
-		trace_seq_puts(s, n->path);
-		named = 1;
-	}
 	if (!field(record, event, "slot", &a)) {
-		named |= print_slot(s, (int)a, named ? " " : "");
+		to = (int)a;
 	} else if (!field(record, event, "src_slot", &a) &&
 		   !field(record, event, "dst_slot", &b)) {
-		if (print_slot(s, (int)a, named ? " " : "") &&
-		    print_slot(s, (int)b, "->"))
-			named = 1;
+		move = true;
+		from = (int)a;
+		to = (int)b;
 	} else if (!field(record, event, "nid", &a) &&
 		   !field(record, event, "target_nid", &b)) {
-		if (print_slot(s, slot_of_node(a), named ? " " : "") &&
-		    print_slot(s, slot_of_node(b), "->"))
-			named = 1;
+		move = true;
+		from = slot_of_node(a);
+		to = slot_of_node(b);
 	}
-	if (named)
-		trace_seq_puts(s, ": ");
+	/* Both tiers of a move, or none */
+	tiers = slot_label(to) && (!move || slot_label(from));
+	n = lookup(id);
+	if (!n && !tiers)
+		return 1;
+	if (n)
+		trace_seq_puts(s, n->path);
+	if (tiers && move)
+		trace_seq_printf(s, "%stier%lld[%s]->", n ? " " : "", from,
+				 slot_label(from));
+	if (tiers)
+		trace_seq_printf(s, "%stier%lld[%s]", n && !move ? " " : "",
+				 to, slot_label(to));
+	trace_seq_puts(s, ": ");
 	return 1;
 }
 
@@ -268,15 +274,21 @@ static int memcg_tier_handler(struct trace_seq *s, struct tep_record *record,
 static int mkdir_handler(struct trace_seq *s, struct tep_record *record,
 			 struct tep_event *event, void *context)
 {
-	unsigned long long id;
+	unsigned long long id, root;
 	int len = 0;
 	const char *path;
 
 	(void)s;
 	(void)context;
 	read_files();
+	/* Only the cgroup v2 hierarchy (0): v1 ones number their own ids */
+	if (field(record, event, "root", &root) || root != 0 ||
+	    field(record, event, "id", &id))
+		return 1;
 	path = tep_get_field_raw(NULL, event, "path", record, &len, 0);
-	if (!field(record, event, "id", &id) && path && len > 0)
+	/* A damaged record's offset is not checked for us */
+	if (path && len > 0 && path >= (const char *)record->data &&
+	    path + len <= (const char *)record->data + record->size)
 		remember(id, path, strnlen(path, len));
 	return 1;
 }

@@ -94,6 +94,16 @@ int live_open(struct live *l, struct analysis *a, char *err, size_t errlen)
 			 name, strerror(errno));
 		goto free_dec;
 	}
+	/*
+	 * Ours alone or not at all: another PID namespace's top, or one
+	 * that was killed, would share its records and lose them at exit.
+	 */
+	if (!tracefs_instance_is_new(l->inst)) {
+		snprintf(err, errlen, "the tracing instance %s exists already (a top in another PID namespace, or one killed): remove it with rmdir %s/instances/%s",
+			 name, tracefs_tracing_dir(), name);
+		tracefs_instance_free(l->inst);
+		goto free_dec;
+	}
 	if (tracefs_event_enable(l->inst, "memcg_tier", NULL) ||
 	    tracefs_event_enable(l->inst, "cgroup", "cgroup_mkdir") ||
 	    tracefs_event_enable(l->inst, "cgroup", "cgroup_rmdir")) {
@@ -116,7 +126,10 @@ int live_drain(struct live *l)
 	uint64_t n;
 
 	l->feed = FEED_OK;
-	tracefs_iterate_raw_events(l->tep, l->inst, NULL, 0, feed_record, l);
+	/* It fails whole, reading nothing, when a CPU's buffer cannot be opened */
+	if (tracefs_iterate_raw_events(l->tep, l->inst, NULL, 0, feed_record,
+				       l) < 0 && l->feed == FEED_OK)
+		return -2;
 	if (l->feed != FEED_OK)
 		return -1;
 	n = overruns(l);

@@ -37,11 +37,11 @@ int live_open(struct live *l, struct analysis *a, char *err, size_t errlen);
 /*
  * Feed every record the instance holds now into the analysis, and count
  * the records the ring buffer overwrote since the last call.  Returns 0,
- * or -1 when out of memory.
+ * -1 when out of memory, -2 when the buffers could not be read.
  */
 int live_drain(struct live *l);
 
-/* Stop the events, read what is left, and remove the instance */
+/* Stop the events, read what is left, and remove the instance; as above */
 int live_close(struct live *l);
 
 #endif

@@ -617,15 +617,86 @@ static int limit_value(const char *v, int page_size, uint64_t *pages)
 	return 0;
 }
 
+/* One tier_stat line's values; sizes in pages, NO_LIMIT when absent */
+struct stat_vals {
+	uint64_t usage, high, max, min, low, capacity, promoted, demoted;
+	bool has_min, has_low;
+	const char *nodes;
+};
+
+static int stat_values(char *tok, int page_size, struct stat_vals *v,
+		       char *err, size_t errlen)
+{
+	char *save = NULL;
+
+	*v = (struct stat_vals){ NO_LIMIT, NO_LIMIT, NO_LIMIT, 0, 0, NO_LIMIT,
+				 NO_LIMIT, NO_LIMIT, false, false, NULL };
+	for (tok = strtok_r(tok, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *val = strchr(tok, '=');
+		uint64_t pages;
+
+		if (!val) {
+			snprintf(err, errlen, "'%.40s' is not key=value", tok);
+			return -1;
+		}
+		*val++ = '\0';
+		if (!strcmp(tok, "nodes")) {
+			v->nodes = val;
+			continue;
+		}
+		if (limit_value(val, page_size, &pages)) {
+			snprintf(err, errlen, "%s=%.40s is not a size", tok, val);
+			return -1;
+		}
+		if (!strcmp(tok, "usage")) {
+			v->usage = pages;
+		} else if (!strcmp(tok, "min")) {
+			v->min = pages;
+			v->has_min = true;
+		} else if (!strcmp(tok, "low")) {
+			v->low = pages;
+			v->has_low = true;
+		} else if (!strcmp(tok, "high")) {
+			v->high = pages;
+		} else if (!strcmp(tok, "max")) {
+			v->max = pages;
+		} else if (!strcmp(tok, "capacity")) {
+			v->capacity = pages;
+		} else if (!strcmp(tok, "promoted")) {
+			v->promoted = pages;
+		} else if (!strcmp(tok, "demoted")) {
+			v->demoted = pages;
+		}
+		/* the other counters (reclaims=, ...): the events say */
+	}
+	if (v->usage == NO_LIMIT) {
+		snprintf(err, errlen, "no usage=");
+		return -1;
+	}
+	return 0;
+}
+
+/* The promoted and demoted counters, at the start (0) or the end (1) */
+static void note_moves(struct tier_state *t, int at, const struct stat_vals *v)
+{
+	/* A kernel without the counters has neither */
+	if (v->promoted == NO_LIMIT || v->demoted == NO_LIMIT)
+		return;
+	t->promoted_at[at] = v->promoted;
+	t->demoted_at[at] = v->demoted;
+	t->moves_at[at] = true;
+}
+
 static int stat_line(char *s, void *data, char *err, size_t errlen)
 {
 	struct stat_ctx *c = data;
+	struct cgroup_state *cg;
+	struct stat_vals v;
 	unsigned long long id;
 	int off = 0, slot, len;
-	uint64_t usage = NO_LIMIT, high = NO_LIMIT, max = NO_LIMIT;
-	uint64_t promoted = NO_LIMIT, demoted = NO_LIMIT;
 	struct tier_state *t;
-	char *path, *tok, *save = NULL;
+	char *path, *tok;
 
 	if (sscanf(s, "%llu %n", &id, &off) != 1 || !off || s[off] != '/') {
 		snprintf(err, errlen, "expected 'ID /PATH tierN key=value...', got '%.60s'", s);
@@ -642,79 +713,48 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 		return -1;
 	}
 	*tok = '\0';
+	if (stat_values(tok + len, c->page_size, &v, err, errlen))
+		return -1;
+	/* The end's snapshot: only the counters, of tiers the capture has */
+	if (c->when == STAT_END) {
+		cg = analysis_find(c->a, id);
+		if (cg && cg->tier[slot].seen)
+			note_moves(&cg->tier[slot], 1, &v);
+		return 0;
+	}
 	t = analysis_tier(c->a, id, slot);
 	if (!t || (!analysis_cgroup(c->a, id)->path &&
 		   !analysis_name(c->a, id, path, strlen(path)))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (tok = strtok_r(tok + len, " ", &save); tok;
-	     tok = strtok_r(NULL, " ", &save)) {
-		char *v = strchr(tok, '=');
-		uint64_t pages;
-
-		if (!v) {
-			snprintf(err, errlen, "'%.40s' is not key=value", tok);
-			return -1;
-		}
-		*v++ = '\0';
-		if (!strcmp(tok, "nodes")) {
-			snprintf(t->nodes, sizeof(t->nodes), "%s", v);
-			continue;
-		}
-		if (limit_value(v, c->page_size, &pages)) {
-			snprintf(err, errlen, "%s=%.40s is not a size", tok, v);
-			return -1;
-		}
-		if (!strcmp(tok, "usage"))
-			usage = pages;
-		else if (!strcmp(tok, "min"))
-			t->min = pages;
-		else if (!strcmp(tok, "low"))
-			t->low = pages;
-		else if (!strcmp(tok, "high"))
-			high = pages;
-		else if (!strcmp(tok, "max"))
-			max = pages;
-		else if (!strcmp(tok, "capacity") && pages != NO_LIMIT)
-			c->a->capacity[slot] = pages;
-		else if (!strcmp(tok, "promoted"))
-			promoted = pages;
-		else if (!strcmp(tok, "demoted"))
-			demoted = pages;
-		/* the counters (reclaims=, ...): the events say */
-	}
-	if (usage == NO_LIMIT) {
-		snprintf(err, errlen, "no usage= for tier%d", slot);
-		return -1;
-	}
-	/* A kernel without the counters has neither */
-	if (promoted != NO_LIMIT && demoted != NO_LIMIT &&
-	    c->when != STAT_NOW) {
-		t->promoted_at[c->when] = promoted;
-		t->demoted_at[c->when] = demoted;
-		t->moves_at[c->when] = true;
-	}
-	if (c->when == STAT_END)
-		return 0;
+	if (v.nodes)
+		snprintf(t->nodes, sizeof(t->nodes), "%s", v.nodes);
+	if (v.has_min)
+		t->min = v.min;
+	if (v.has_low)
+		t->low = v.low;
+	if (v.capacity != NO_LIMIT)
+		c->a->capacity[slot] = v.capacity;
 	t->min_low_known = true;
 	if (c->when == STAT_NOW) {
 		t->seen = true;
 		t->usage_known = true;
-		t->usage = usage;
-		t->high = high;
-		t->max = max;
+		t->usage = v.usage;
+		t->high = v.high;
+		t->max = v.max;
 		return 0;
 	}
+	note_moves(t, 0, &v);
 	t->start_known = true;
-	t->start_usage = usage;
-	t->start_high = high;
-	t->start_max = max;
+	t->start_usage = v.usage;
+	t->start_high = v.high;
+	t->start_max = v.max;
 	if (!t->usage_known) {	/* no record of this tier in the capture */
 		t->usage_known = true;
-		t->usage = t->peak = usage;
-		t->high = high;
-		t->max = max;
+		t->usage = t->peak = v.usage;
+		t->high = v.high;
+		t->max = v.max;
 	}
 	return 0;
 }

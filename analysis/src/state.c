@@ -220,6 +220,16 @@ static bool index_grow(struct analysis *a)
 	return true;
 }
 
+struct cgroup_state *analysis_find(struct analysis *a, uint64_t id)
+{
+	uint32_t *slot;
+
+	if (!a->index)
+		return NULL;
+	slot = index_slot(a, id);
+	return *slot ? &a->cg[*slot - 1] : NULL;
+}
+
 struct cgroup_state *analysis_cgroup(struct analysis *a, uint64_t id)
 {
 	struct cgroup_state *cg;

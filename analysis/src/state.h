@@ -139,6 +139,8 @@ void analysis_lost(struct analysis *a, uint64_t n);
 void analysis_finish(struct analysis *a);
 
 struct cgroup_state *analysis_cgroup(struct analysis *a, uint64_t id);
+/* The cgroup of @id, or NULL when there is none (nothing is made) */
+struct cgroup_state *analysis_find(struct analysis *a, uint64_t id);
 bool analysis_name(struct analysis *a, uint64_t id, const char *path,
 		   int len);
 /* Tier state as a snapshot line gives it; sizes in pages */

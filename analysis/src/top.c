@@ -5,7 +5,8 @@
  * are built from; every interval the table shows each tier's usage and
  * limits, read from memory.tier_stat (exact, and there for quiet cgroups
  * too), beside the rates of the interval from the events.  The state keeps
- * running totals only, so memory grows with cgroups x tiers, not with time.
+ * running totals only, so memory grows with the cgroups seen (removed ones
+ * too, for the totals) x tiers, not with records.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -495,8 +496,17 @@ static int run(struct top *tp, const struct top_opts *o)
 
 		sleep_until(wake < next ? (wake < end ? wake : end) :
 			    (next < end ? next : end));
-		if (live_drain(&tp->live))
+		switch (live_drain(&tp->live)) {
+		case 0:
+			break;
+		case -1:
 			goto nomem;
+		default:
+			snprintf(tp->err, sizeof(tp->err),
+				 "cannot read the tracing instance's buffers: %s",
+				 strerror(errno));
+			goto bad;
+		}
 		n = now_ns();
 		if (n >= next || n >= end) {
 			if (walk(tp))
@@ -537,7 +547,8 @@ int top_main(int argc, char **argv)
 	struct top_opts o = { .interval = 1000000000ULL, .sort = "usage" };
 	struct analysis_config cfg = { .interval = TIME_MAX_NS, .window = 1000000000ULL };
 	struct top tp = { .root = "/sys/fs/cgroup" };
-	struct sigaction sa = { .sa_handler = on_signal };
+	/* SA_RESTART: a blocked write goes on; nanosleep() still ends early */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	char title[160];
 	struct table t;
 	int ret;
@@ -554,6 +565,7 @@ int top_main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	ret = 1;
 	if (walk(&tp)) {
@@ -571,7 +583,7 @@ int top_main(int argc, char **argv)
 	}
 	ret = run(&tp, &o);
 	if (live_close(&tp.live) && !ret) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		fprintf(stderr, "%s: the last records could not be read\n", prog);
 		ret = 1;
 	}
 	if (ret)

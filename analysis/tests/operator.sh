@@ -64,6 +64,14 @@ rc=$?
 check $([ $rc -eq 1 ] && [ ! -e "$tmp/off.prom" ] &&
 	grep -q 'cgroup.memory=tiered_limits' <<<"$err"; echo $?) \
 	"exporter: a memcg without tier_stat (feature off) exits 1, writes nothing (exit $rc)"
+# Live cgroups named with \ & and #, the root given with a trailing slash
+odd='we&ird#x\y'
+mkdir -p "$tmp/live/$odd"
+grep ' tier0 ' "$snap" | sed 's/^[0-9]* [^ ]* //' >"$tmp/live/$odd/memory.tier_stat"
+"$exporter" --cgroup-root "$tmp/live/" -o "$tmp/live.prom" &&
+	grep -qF 'memcg_tier_usage_bytes{cgroup="/we&ird#x\\y",tier="0",nodes="0"} 50241536' "$tmp/live.prom"
+check $? "exporter: live cgroup paths with \\ & # kept whole, a trailing slash on the root ignored"
+
 if [ -x /bin/busybox ]; then
 	mkdir -p "$tmp/bb"
 	for a in awk sed find stat mv rm dirname basename grep; do

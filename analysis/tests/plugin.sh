@@ -65,6 +65,15 @@ check $([ "$charge" -gt 0 ] &&
 	[ "$steer" -eq "$(grep -c memcg_tier_steer: "$tmp/tiers")" ]; echo $?) \
 	"plugin: with -O memcg_tier:tier_stat each tier is labelled with its nodes (charges $charge, refusals $refuse, steers $steer)"
 
+# A move whose tiers are not both labelled gets no tier label at all
+grep ' tier0 ' "$fix/tierpush.tier_stat.start" >"$tmp/tier0-only"
+report "$plugins" -O memcg_tier:map="$fix/tierpush.cgroups" \
+	-O memcg_tier:tier_stat="$tmp/tier0-only" "$dat" >"$tmp/half"
+refuse=$(grep -cE 'memcg_tier_migrate_refuse: +/tierpush: cgroup_id=' "$tmp/half")
+check $([ "$refuse" -gt 0 ] && [ "$refuse" -eq "$(grep -c memcg_tier_migrate_refuse: "$tmp/half")" ] &&
+	grep -qE 'memcg_tier_charge: +/tierpush tier0\[0\]: .* slot=0 ' "$tmp/half"; echo $?) \
+	"plugin: a move with one tier unlabelled gets the path alone ($refuse refusals)"
+
 report "$tmp/none" -N "$dat" >"$tmp/raw-without"
 report "$plugins" -N -O memcg_tier:map="$fix/tierpush.cgroups" "$dat" >"$tmp/raw-with"
 cmp -s "$tmp/raw-without" "$tmp/raw-with"
