@@ -55,7 +55,7 @@ enum { R_ID, R_SLOT, R_NODES, R_REASON, R_REQUESTED, R_RECLAIMED, R_BEFORE,
 enum { F_ID, F_SRC_NID, F_DST_NID, F_SRC_SLOT, F_DST_SLOT, F_PAGES,
        F_REFUSE };
 enum { S_ID, S_NID, S_TARGET, S_ORDER, S_NODES, S_EXCLUDED };
-enum { M_ID, M_PATH };
+enum { M_ID, M_PATH, M_ROOT };
 
 static const struct event_spec event_specs[REC_NR_KINDS] = {
 	[REC_CHARGE] = { "memcg_tier", "memcg_tier_charge", {
@@ -79,9 +79,9 @@ static const struct event_spec event_specs[REC_NR_KINDS] = {
 		{ "order", NUM }, { "nodes", OPT_DYN },
 		{ "excluded", OPT_NUM } } },
 	[REC_MKDIR] = { "cgroup", "cgroup_mkdir", {
-		{ "id", NUM }, { "path", DYN } } },
+		{ "id", NUM }, { "path", DYN }, { "root", OPT_NUM } } },
 	[REC_RMDIR] = { "cgroup", "cgroup_rmdir", {
-		{ "id", NUM }, { "path", DYN } } },
+		{ "id", NUM }, { "path", DYN }, { "root", OPT_NUM } } },
 };
 
 static const struct tep_print_arg *find_symbolic(const struct tep_print_arg *a,
@@ -469,6 +469,9 @@ int tier_decode(const struct tier_decoder *d, const void *data, int size,
 		const unsigned char *p;
 		int len;
 
+		/* cgroup v1 hierarchies number their own ids: v2's is 0 */
+		if (num(&c, M_ROOT) && !c.bad)
+			return 0;
 		out->cgroup_id = num(&c, M_ID);
 		p = dyn(&c, M_PATH, &len);
 		/* The kernel stores the string with its NUL */

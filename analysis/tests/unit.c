@@ -250,6 +250,9 @@ static void test_decoder(void)
 	      tr.cgroup_id == 77 && tr.path_len == 4 &&
 	      !memcmp(tr.path, "/a/b", 4),
 	      "cgroup_mkdir: id and path");
+	set(&r, "root", 2);
+	check(decode(&d, &r, 5, &tr) == 0,
+	      "cgroup_mkdir of a cgroup v1 hierarchy names nothing");
 
 	/* Every cut of a record short of its fields is refused, not read */
 	charge_rec(&r, tep, 1, 0, 0, 1, 1, 0, 0);
