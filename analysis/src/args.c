@@ -2,6 +2,7 @@
 /* Command-line values shared by the reports and the live top */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,4 +30,12 @@ bool parse_time(const char *s, uint64_t *ns)
 			return true;
 		}
 	return false;
+}
+
+int usage_error(const char *prog, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help'.\n", prog);
+	return 2;
 }

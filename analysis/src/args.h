@@ -12,4 +12,7 @@
 /* "250ms", "2s", "1.5" (seconds) -> ns; false if not a duration */
 bool parse_time(const char *s, uint64_t *ns);
 
+/* "PROG: <fmt with arg>" and a pointer to --help; returns 2 (usage) */
+int usage_error(const char *prog, const char *fmt, const char *arg);
+
 #endif

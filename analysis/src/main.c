@@ -90,14 +90,6 @@ static void usage(FILE *f)
 		prog, TOP_MAX);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", prog);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	return 2;
-}
-
 enum { OPT_SVG = 256, OPT_SINCE, OPT_UNTIL, OPT_TOP, OPT_MAP, OPT_STAT, OPT_STAT_END,
        OPT_NO_HEADER, OPT_VERSION, OPT_BUFFER };
 
@@ -154,10 +146,10 @@ static int parse_fields(struct cli *c, const char *arg)
 	for (tok = strtok_r(c->fields_buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (c->nfields == (int)(sizeof(c->fields) / sizeof(c->fields[0])))
-			return usage_error("--fields: more than 64 columns in '%s'", arg);
+			return usage_error(prog, "--fields: more than 64 columns in '%s'", arg);
 		c->fields[c->nfields++] = tok;
 	}
-	return c->nfields ? 0 : usage_error("--fields: no column named in '%s'", arg);
+	return c->nfields ? 0 : usage_error(prog, "--fields: no column named in '%s'", arg);
 }
 
 /* 0, or the exit status of a usage error */
@@ -176,7 +168,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			break;
 		case 'f':
 			if (!parse_format(optarg, &c->fmt))
-				return usage_error("unknown format '%s' (text, csv, json)", optarg);
+				return usage_error(prog, "unknown format '%s' (text, csv, json)", optarg);
 			break;
 		case 'F':
 			if (parse_fields(c, optarg))
@@ -193,27 +185,27 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			break;
 		case OPT_SINCE:
 			if (!parse_time(optarg, &c->cfg.since))
-				return usage_error("--since: '%s' is not a time (e.g. 2.5, 300ms)", optarg);
+				return usage_error(prog, "--since: '%s' is not a time (e.g. 2.5, 300ms)", optarg);
 			break;
 		case OPT_UNTIL:
 			if (!parse_time(optarg, &c->cfg.until) || !c->cfg.until)
-				return usage_error("--until: '%s' is not a time after the start (e.g. 10, 1500ms)", optarg);
+				return usage_error(prog, "--until: '%s' is not a time after the start (e.g. 10, 1500ms)", optarg);
 			break;
 		case 'b':
 			if (!parse_time(optarg, &c->cfg.interval) ||
 			    c->cfg.interval < 1000)
-				return usage_error("--bucket: '%s' is not a time of at least 1us", optarg);
+				return usage_error(prog, "--bucket: '%s' is not a time of at least 1us", optarg);
 			break;
 		case 'w':
 			if (!parse_time(optarg, &c->cfg.window))
-				return usage_error("--window: '%s' is not a time", optarg);
+				return usage_error(prog, "--window: '%s' is not a time", optarg);
 			break;
 		case OPT_TOP:
 			errno = 0;
 			top = strtoull(optarg, &end, 10);
 			if (end == optarg || *end || *optarg == '-' || errno ||
 			    top > TOP_MAX)
-				return usage_error("--top: '%s' is not a count from 0 to " STR(TOP_MAX), optarg);
+				return usage_error(prog, "--top: '%s' is not a count from 0 to " STR(TOP_MAX), optarg);
 			c->ro.top = (int)top;
 			break;
 		case 't':
@@ -258,17 +250,17 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		if (any)
 			optind++;
 		else if (argc - optind > 1)
-			return usage_error("unknown report '%s' (summary, timeline, churn, all)", r);
+			return usage_error(prog, "unknown report '%s' (summary, timeline, churn, all)", r);
 		else
 			c->want[REPORT_SUMMARY] = true;
 	}
 	if (argc - optind > 1 || (argc - optind == 1 && input))
-		return usage_error("%s", "too many arguments: give [REPORT] and one capture, as -i FILE or TRACE.dat");
+		return usage_error(prog, "%s", "too many arguments: give [REPORT] and one capture, as -i FILE or TRACE.dat");
 	c->trace = argc - optind == 1 ? argv[optind] : input ? input : "trace.dat";
 	if (c->cfg.until && c->cfg.until <= c->cfg.since)
-		return usage_error("--until must come after --since%s", "");
+		return usage_error(prog, "--until must come after --since%s", "");
 	if (c->fmt == FMT_CSV && c->want[0] + c->want[1] + c->want[2] > 1)
-		return usage_error("%s", "csv holds one table: name one report (summary, timeline or churn)");
+		return usage_error(prog, "%s", "csv holds one table: name one report (summary, timeline or churn)");
 	return 0;
 }
 
@@ -457,7 +449,7 @@ int main(int argc, char **argv)
 	}
 	bad = unknown_field(&c, shown + !!dmg.n, n - !!dmg.n);
 	if (bad) {
-		ret = usage_error("--fields: no column '%s' in the chosen reports (their csv header lines name them)", bad);
+		ret = usage_error(prog, "--fields: no column '%s' in the chosen reports (their csv header lines name them)", bad);
 		goto tables;
 	}
 	if (!report_meta(&meta, &a, c.trace, a.page_size)) {

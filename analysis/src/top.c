@@ -90,14 +90,6 @@ static void usage(FILE *f)
 "off, or tracefs could not be used; 2 wrong usage.\n", prog);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", prog);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	return 2;
-}
-
 static const struct column top_cols[] = {
 	{ "cgroup", "CGROUP", COL_STR, true },
 	{ "tier", "TIER", COL_INT, true },
@@ -126,6 +118,13 @@ static const struct column total_cols[] = {
 };
 
 #define NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))
+
+/* The columns by name: both tables start with cgroup, tier and nodes */
+enum { C_CGROUP, C_TIER, C_NODES };
+enum { T_USAGE = C_NODES + 1, T_HIGH, T_MAX, T_MAX_PCT, T_CHARGED, T_UNCHARGED,
+       T_RECLAIMED, T_REFUSED, T_STEERED };
+enum { S_CHARGED = C_NODES + 1, S_UNCHARGED, S_RECLAIMS, S_RECLAIMED,
+       S_REFUSED, S_STEERED };
 
 static struct counts counts_of(const struct tier_state *t)
 {
@@ -312,10 +311,10 @@ static struct cell *tier_row(struct table *t, const struct cgroup_state *cg,
 	struct cell *row = table_row(t);
 	char name[48];
 
-	if (!row || !cell_str(&row[0], cgroup_name(cg, name, sizeof(name))) ||
-	    !cell_str(&row[2], nodes[0] ? nodes : "-"))
+	if (!row || !cell_str(&row[C_CGROUP], cgroup_name(cg, name, sizeof(name))) ||
+	    !cell_str(&row[C_NODES], nodes[0] ? nodes : "-"))
 		return NULL;
-	cell_int(&row[1], slot);
+	cell_int(&row[C_TIER], slot);
 	return row;
 }
 
@@ -356,17 +355,17 @@ static bool interval_table(struct top *tp, struct table *t, uint64_t ns)
 			if (!row)
 				return false;
 			if (ts->usage_known) {
-				cell_int(&row[3], ts->usage);
-				cell_int(&row[4], limit_cell(a, ts->high));
-				cell_int(&row[5], limit_cell(a, ts->max));
+				cell_int(&row[T_USAGE], ts->usage);
+				cell_int(&row[T_HIGH], limit_cell(a, ts->high));
+				cell_int(&row[T_MAX], limit_cell(a, ts->max));
 				if (!no_limit(a, ts->max) && ts->max)
-					cell_int(&row[6], ts->usage * 100 / ts->max);
+					cell_int(&row[T_MAX_PCT], ts->usage * 100 / ts->max);
 			}
-			cell_int(&row[7], per_s(now.charged - was->charged, ns));
-			cell_int(&row[8], per_s(now.uncharged - was->uncharged, ns));
-			cell_int(&row[9], per_s(now.reclaimed - was->reclaimed, ns));
-			cell_int(&row[10], per_s(now.refused - was->refused, ns));
-			cell_int(&row[11], per_s(now.steered - was->steered, ns));
+			cell_int(&row[T_CHARGED], per_s(now.charged - was->charged, ns));
+			cell_int(&row[T_UNCHARGED], per_s(now.uncharged - was->uncharged, ns));
+			cell_int(&row[T_RECLAIMED], per_s(now.reclaimed - was->reclaimed, ns));
+			cell_int(&row[T_REFUSED], per_s(now.refused - was->refused, ns));
+			cell_int(&row[T_STEERED], per_s(now.steered - was->steered, ns));
 			*was = now;
 		}
 	}
@@ -393,12 +392,12 @@ static bool totals_table(struct top *tp, struct table *t)
 			row = tier_row(t, cg, s);
 			if (!row)
 				return false;
-			cell_int(&row[3], c.charged);
-			cell_int(&row[4], c.uncharged);
-			cell_int(&row[5], c.reclaims);
-			cell_int(&row[6], c.reclaimed);
-			cell_int(&row[7], c.refused);
-			cell_int(&row[8], c.steered);
+			cell_int(&row[S_CHARGED], c.charged);
+			cell_int(&row[S_UNCHARGED], c.uncharged);
+			cell_int(&row[S_RECLAIMS], c.reclaims);
+			cell_int(&row[S_RECLAIMED], c.reclaimed);
+			cell_int(&row[S_REFUSED], c.refused);
+			cell_int(&row[S_STEERED], c.steered);
 		}
 	}
 	return true;
@@ -444,11 +443,11 @@ static int parse(struct top_opts *o, const char **root, int argc, char **argv)
 		case 'd':
 			if (!parse_time(optarg, &o->interval) ||
 			    o->interval < DRAIN_NS)
-				return usage_error("--interval '%s': a time of at least 100ms", optarg);
+				return usage_error(prog, "--interval '%s': a time of at least 100ms", optarg);
 			break;
 		case 'T':
 			if (!parse_time(optarg, &o->duration) || !o->duration)
-				return usage_error("--duration '%s': a time above 0", optarg);
+				return usage_error(prog, "--duration '%s': a time above 0", optarg);
 			break;
 		case 'b':
 			o->batch = true;
@@ -458,7 +457,7 @@ static int parse(struct top_opts *o, const char **root, int argc, char **argv)
 			break;
 		case 'f':
 			if (!parse_format(optarg, &o->fmt) || o->fmt == FMT_JSON)
-				return usage_error("unknown format '%s' (text, csv)", optarg);
+				return usage_error(prog, "unknown format '%s' (text, csv)", optarg);
 			break;
 		case 'r':
 			*root = optarg;
@@ -472,10 +471,10 @@ static int parse(struct top_opts *o, const char **root, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
 	table_init(&probe, "top", NULL, top_cols, NCOLS(top_cols));
 	if (!table_has_column(&probe, o->sort))
-		return usage_error("--sort: no column '%s' (cgroup, tier, nodes, usage, high, max, max_pct, charged_per_s, uncharged_per_s, reclaimed_per_s, refused_per_s, steered_per_s)", o->sort);
+		return usage_error(prog, "--sort: no column '%s' (cgroup, tier, nodes, usage, high, max, max_pct, charged_per_s, uncharged_per_s, reclaimed_per_s, refused_per_s, steered_per_s)", o->sort);
 	return 0;
 }
 
