@@ -10,7 +10,8 @@
 # build/linux.  The mutated kernel is built in build/obj (only what the
 # diff touches recompiles), copied to build/mutations/NAME.bzImage, and
 # the diff is reverted at once.  The test scenario then boots it with
-# cgroup.memory=tiered_limits (hotplug-* diffs: the hotplug boot).  A
+# cgroup.memory=tiered_limits (hotplug-* diffs: the hotplug boot,
+# placement-* diffs: the placement boot of tests/run.sh).  A
 # mutation is caught when at least one TAP line fails or the guest breaks.
 # The last line counts them: "N caught, N missed"; exits 1 if any missed.
 # build/obj holds the last mutation's objects until the next "make kernel"
@@ -49,7 +50,11 @@ for name in "${names[@]}"; do
 	cp $obj/arch/x86/boot/bzImage build/mutations/$name.bzImage
 	opts=()
 	tests=
-	case $name in hotplug-*) opts=(--hotplug 256M); tests=tiered.tests=hotplug ;; esac
+	case $name in
+	hotplug-*) opts=(--hotplug 256M); tests=tiered.tests=hotplug ;;
+	placement-*) opts=(--fast-mem 1024M --slow-mem 1024M)
+		tests=tiered.tests=placement ;;
+	esac
 	say "$name: booting the test scenario"
 	./run-qemu.sh --quiet --scenario test --out $out/$name \
 		--kernel build/mutations/$name.bzImage "${opts[@]}" \

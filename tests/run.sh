@@ -75,10 +75,12 @@ selftests() {
 
 for mode in off on; do
 	out=out/test-$mode
-	# cgroup v1 and memory hotplug need boots of their own (see
-	# tracing/scenarios/test)
+	# cgroup v1, memory hotplug and placement need boots of their own
+	# (see tracing/scenarios/test)
 	boot $mode $out-v1 tiered.tests=cgroup-v1
 	run_qemu="--hotplug 256M" boot $mode $out-hotplug tiered.tests=hotplug
+	run_qemu="--fast-mem 1024M --slow-mem 1024M" \
+		boot $mode $out-placement tiered.tests=placement
 	boot $mode $out || continue
 	count "[$mode] " < <(selftests $mode $out)
 	# The capture made in the guest reads on the host too.

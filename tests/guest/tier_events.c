@@ -629,11 +629,13 @@ static void keep_hot(char *p, unsigned long len, int seconds)
 
 /*
  * /sys/fs/cgroup/gate  memory.max = 64M (tier 0 max T0, about 48M),
- * kernel.numa_balancing = 2 (memory tiering)
+ * kernel.numa_balancing = 2 (memory tiering), demotion off
  *   tier 0 filled to T0, 8M on node 1 kept hot until promotions are
- *   declined (refuse=promotion_gate) and the 8M stay on node 1; after
- *   the fill is freed, they are promoted within 30 hot seconds (NUMA
- *   scanning backs off while promotions are declined, so allow time).
+ *   declined (refuse=promotion_gate) and the 8M stay on node 1: without
+ *   demotion nothing makes room in tier 0 (placement.sh tests the
+ *   exchange with demotion on); after the fill is freed, they are
+ *   promoted within 30 hot seconds (NUMA scanning backs off while
+ *   promotions are declined, so allow time).
  */
 static void test_promotion_gate(void)
 {
@@ -651,6 +653,7 @@ static void test_promotion_gate(void)
 		return;
 	}
 	write_file("/proc/sys/kernel/numa_balancing", "2");
+	write_file("/sys/kernel/mm/numa/demotion_enabled", "0");
 	fill_len = tier_stat(cg, 0, "max") * page_size;
 	fill = region(fill_len, 0);
 	hot = region(8 * MB, 1);
@@ -675,6 +678,7 @@ static void test_promotion_gate(void)
 	    "promotion gate: once tier 0 has room, %ld hot pages are promoted",
 	    slow_before - slow_after);
 	write_file("/proc/sys/kernel/numa_balancing", "0");
+	write_file("/sys/kernel/mm/numa/demotion_enabled", "1");
 	munmap(hot, 8 * MB);
 	cg_destroy(cg);
 }
