@@ -21,7 +21,7 @@ const char *const outcome_names[NR_OUTCOMES] = {
 	"charged", "forced", "failed", "other",
 };
 const char *const reclaim_reason_names[NR_RECLAIM_REASONS] = {
-	"charge", "high", "limit", "other",
+	"charge", "high", "limit", "exchange", "other",
 };
 const char *const refuse_reason_names[NR_REFUSE_REASONS] = {
 	"tier_max", "promotion_gate", "other",

@@ -172,10 +172,13 @@ static const struct column summary_cols[] = {
 	{ "reclaims_charge", "reclaims at charge", COL_INT, false },
 	{ "reclaims_high", "reclaims over high", COL_INT, false },
 	{ "reclaims_limit", "reclaims at limit", COL_INT, false },
+	{ "reclaims_exchange", "reclaims for promotions", COL_INT, false },
 	{ "reclaimed_pages", "reclaimed", COL_PAGES, true },
 	{ "reclaimed_charge_pages", "reclaimed at charge", COL_PAGES, false },
 	{ "reclaimed_high_pages", "reclaimed over high", COL_PAGES, false },
 	{ "reclaimed_limit_pages", "reclaimed at limit", COL_PAGES, false },
+	{ "reclaimed_exchange_pages", "reclaimed for promotions", COL_PAGES,
+	  false },
 	{ "recharged_pages", "charged back", COL_PAGES, false },
 	{ "refused_pages", "refused", COL_PAGES, true },
 	{ "refused_tier_max_pages", "refused at max", COL_PAGES, false },
@@ -189,8 +192,9 @@ static const struct column summary_cols[] = {
 /* The summary's columns by name: no figure lands in a wrong one */
 enum { S_ID, S_CGROUP, S_TIER, S_NODES, S_USAGE, S_PEAK, S_MIN, S_LOW,
        S_HIGH, S_MAX, S_CHARGED, S_UNCHARGED, S_FORCED, S_RECLAIMS,
-       S_RECLAIMS_BY, S_RECLAIMED = S_RECLAIMS_BY + 3, S_RECLAIMED_BY,
-       S_RECHARGED = S_RECLAIMED_BY + 3, S_REFUSED, S_REFUSED_MAX,
+       S_RECLAIMS_BY, S_RECLAIMED = S_RECLAIMS_BY + RECLAIM_OTHER,
+       S_RECLAIMED_BY, S_RECHARGED = S_RECLAIMED_BY + RECLAIM_OTHER,
+       S_REFUSED, S_REFUSED_MAX,
        S_REFUSED_GATE, S_STEERED_AWAY, S_STEERED_IN, S_PROMOTED, S_DEMOTED,
        NR_S };
 
