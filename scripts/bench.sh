@@ -369,10 +369,10 @@ placement_figures() {
 	local dir=$1 job end first_end ws_pages
 	echo "### hot set on the fast tier, per job (seconds from its start)"
 	for job in $(cut -d' ' -f1 $dir/placement.jobs); do
-		awk -v j=$job '{ sub("t=", "", $1); sub("hot_fast=", "", $2) }
-			$2 >= 95 && !t95 { t95 = $1 }
+		awk -v j=$job '{ sub("t=", "", $1); sub("hot_fast=", "", $2); sub("hot=", "", $4) }
+			$2 + 0 >= 95 && t95 == "" { t95 = $1 }
 			{ last = $2; n = $4 }
-			END { printf "%s: 95%% after %s s, last %s%% of %s pages\n", j, t95 ? t95 : "-", last, n }' \
+			END { printf "%s: 95%% after %s s, last %s%% of %s pages\n", j, t95 == "" ? "-" : t95, last, n }' \
 			$dir/placement-$job.out
 	done
 	# every 10 s of each job's own time
@@ -381,7 +381,7 @@ placement_figures() {
 		printf '%s' "$t"
 		for job in $(cut -d' ' -f1 $dir/placement.jobs); do
 			awk -v t=$t '{ sub("t=", "", $1); sub("hot_fast=", "", $2) }
-				$1 <= t { v = $2 } END { printf " %s", v == "" ? "-" : v }' \
+				$1 + 0 <= t { v = $2 } END { printf " %s", v == "" ? "-" : v }' \
 				$dir/placement-$job.out
 		done
 		echo
@@ -417,7 +417,7 @@ placement_figures() {
 			for (i = 1; i <= NF; i++) {
 				if ($i ~ /^[0-9]+\.[0-9]+:$/) ts = substr($i, 1, length($i) - 1) + 0
 				if ($i ~ /^nr_pages=/) { split($i, a, "="); n = a[2] + 0 }
-				if ($i ~ /^slot=/) { split($i, b, "="); s = b[2] + 0 }
+				if ($i ~ /^slot=/) { split($i, c, "="); s = c[2] + 0 }
 			}
 			if (n <= 0) next
 			bucket = int(ts / 10) * 10

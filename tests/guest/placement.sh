@@ -8,6 +8,8 @@
 #              The cold part fills most of the fast share; the hot part
 #              must end up on the fast tier (at least 95% within 60 s)
 #              while the cgroup's fast usage stays within its share + 5%.
+#   allhot     (with the parameter) 70M all hot in the same cgroup: the
+#              exchange backs off instead of ping-ponging.
 #   pinned     cpuset.mems=1, memory.max 100M, swap on, 90M touched:
 #              nothing swapped, no tier reclaim.
 #   moved      cpuset.mems 0 -> 1 under 60M held: every page follows to
@@ -80,6 +82,24 @@ if [ $on = 1 ]; then
 	tap $over "hot part allocated last: fast usage within its share + 5% (peak $worst, max $(tier_stat_field $cg 0 max))"
 fi
 end_cg $cg
+
+# --- every page hot, more than the fast share -----------------------------
+# The exchange must not ping-pong: after the first minute, promotions into
+# the fast tier slow to at most an eighth of its share per run, one run
+# every 32 s at most.
+if [ $on = 1 ]; then
+	cg=allhot
+	new_cg $cg 100M
+	cg_run $cg hotlast 0 70 80 >/tmp/allhot.out &
+	sleep 50
+	p0=$(tier_stat_field $cg 0 promoted)
+	sleep 25
+	p1=$(tier_stat_field $cg 0 promoted)
+	share=$(tier_stat_field $cg 0 max)
+	tap $([ $((p1 - p0)) -le $((share / 4)) ]; echo $?) \
+		"all hot, 70M over a fast share of $share: $((p1 - p0)) bytes promoted from 50 s to 75 s (at most a quarter of the share), $p1 in all"
+	end_cg $cg
+fi
 echo 0 >/proc/sys/kernel/numa_balancing
 
 # --- confined to the slow node by cpuset ---------------------------------
