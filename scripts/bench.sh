@@ -411,24 +411,24 @@ placement_figures() {
 	ws_pages=$(for job in $(cut -d' ' -f1 $dir/placement.jobs); do
 		tail -n 1 $dir/placement-$job.out
 	done | awk '{ sub("hot=", "", $4); n += $4 } END { print n * 2 }')
+	# mm_migrate_pages: every migration, with or without the parameter
 	trace-cmd report -i $dir/trace.dat 2>/dev/null |
 	awk -v end=$first_end -v ws=$ws_pages '
-		/memcg_tier_charge:/ && / cause=migrate/ {
+		/ mm_migrate_pages:/ && / reason=(numa_misplaced|demotion)/ {
 			for (i = 1; i <= NF; i++) {
 				if ($i ~ /^[0-9]+\.[0-9]+:$/) ts = substr($i, 1, length($i) - 1) + 0
-				if ($i ~ /^nr_pages=/) { split($i, a, "="); n = a[2] + 0 }
-				if ($i ~ /^slot=/) { split($i, c, "="); s = c[2] + 0 }
+				if ($i ~ /^nr_succeeded=/) { split($i, a, "="); n = a[2] + 0 }
 			}
 			if (n <= 0) next
 			bucket = int(ts / 10) * 10
-			if (s == 0) up[bucket] += n; else down[bucket] += n
+			if (/reason=numa_misplaced/) up[bucket] += n; else down[bucket] += n
 			if (ts > end - 30 && ts <= end) last += n
-			if (!first || bucket < first) first = bucket
+			if (first == "" || bucket < first) first = bucket
 			if (bucket > lastb) lastb = bucket
 		}
 		END {
-			printf "promoted/demoted pages per 10 s (capture, from %d s uptime):", first
-			for (b = first; b <= lastb; b += 10) printf " %d/%d", up[b], down[b]
+			printf "promoted/demoted pages per 10 s (capture, mm_migrate_pages, from %d s uptime):", first
+			for (t = first; first != "" && t <= lastb; t += 10) printf " %d/%d", up[t], down[t]
 			print ""
 			printf "migrated in the last 30 s before the first job ended: %d pages, %.2f%% of the working sets (%d pages)\n",
 				last, ws ? 100 * last / ws : 0, ws
