@@ -1,7 +1,10 @@
 #!/bin/bash
 # "make check": scripts/checkpatch.pl --strict on every patch of the
 # series (errors fail; warnings are printed and must be justified in
-# patches/README.md), then build every prefix of the series.
+# patches/README.md), scripts/kernel-doc -Wall on every file the series
+# touches (a warning the pristine file does not have fails), then build
+# every prefix of the series, and the series with CONFIG_NUMA=n,
+# CONFIG_MEMCG=n and CONFIG_MEMCG_V1=n.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -21,6 +24,31 @@ while read -r p; do
 done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series 2>/dev/null)
 [ "$errors" -eq 0 ] || { echo "checkpatch: $errors errors" >&2; exit 1; }
 
+# kernel-doc: warnings are compared by text without line numbers, so a
+# warning the series moves is not new, one it adds is.
+src=$top/build/linux
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+kdoc() {	# FILE-IN-TREE PATH-TO-READ
+	"$src/scripts/kernel-doc" -Wall -none "$2" 2>&1 |
+		sed -E "s|^[^:]*:[0-9]+: |$1: |"
+}
+while read -r f; do
+	kdoc "$f" "$src/$f"
+	if git -C "$src" cat-file -e "base:$f" 2>/dev/null; then
+		mkdir -p "$tmp/base/$(dirname "$f")"
+		git -C "$src" show "base:$f" >"$tmp/base/$f"
+		kdoc "$f" "$tmp/base/$f" >>"$tmp/base.txt"
+	fi
+done < <(git -C "$src" diff --name-only base..HEAD -- '*.c' '*.h') |
+	sort >"$tmp/head.txt"
+sort -o "$tmp/base.txt" "$tmp/base.txt" 2>/dev/null || : >"$tmp/base.txt"
+new=$(comm -23 "$tmp/head.txt" "$tmp/base.txt")
+echo "kernel-doc -Wall: $(git -C "$src" diff --name-only base..HEAD -- '*.c' '*.h' | wc -l) files the series touches," \
+	"$(grep -c . <<<"$new" || true) new warnings"
+[ -z "$new" ] || { sed 's/^/  /' <<<"$new"; exit 1; }
+
 # A tree and objects of its own, so that the kernel "make test" boots is
 # left alone.
 KERNEL_BUILD_DIR=$top/build/check scripts/kernel.sh check-prefixes
+KERNEL_BUILD_DIR=$top/build/check scripts/kernel.sh check-configs

@@ -5,6 +5,8 @@
 #   scripts/kernel.sh build          apply the whole series, build bzImage
 #   scripts/kernel.sh build-prefix N apply the first N patches, build
 #   scripts/kernel.sh check-prefixes build every prefix of the series
+#   scripts/kernel.sh check-configs  build the series with CONFIG_NUMA=n,
+#                                    CONFIG_MEMCG=n and CONFIG_MEMCG_V1=n
 #   scripts/kernel.sh tree           extract and apply the series only
 #   scripts/kernel.sh perf           build perf from the tree's tools/perf
 #
@@ -182,6 +184,34 @@ check-prefixes)
 		rm -f "$build/applied"	# the tree no longer matches a stamp
 		compile
 	done ;;
+check-configs)
+	# The stubs and #ifdefs of the series, compiled and linked: the guest
+	# config with one option off, in an object directory per option so
+	# that a later run recompiles only what changed.
+	extract; apply_series all; configure
+	for option in NUMA MEMCG MEMCG_V1; do
+		vobj=$build/obj-no-$option
+		mkdir -p "$vobj"
+		cp "$obj/.config" "$vobj/.config"
+		"$src/scripts/config" --file "$vobj/.config" --disable "$option"
+		make -s -C "$src" O="$vobj" olddefconfig >/dev/null
+		grep -qx "# CONFIG_$option is not set" "$vobj/.config" ||
+			die "CONFIG_$option=n did not stick"
+		say "config variant: building vmlinux with CONFIG_$option=n"
+		start=$SECONDS
+		if ! make -C "$src" O="$vobj" -j"$jobs" LOCALVERSION= vmlinux \
+			2>&1 | tee "$vobj/build.log" | progress
+		then
+			grep -E 'error|Error' "$vobj/build.log" | head -40 >&2
+			die "build with CONFIG_$option=n failed (log: $vobj/build.log)"
+		fi
+		# Warnings in the files the series touches fail it
+		! grep -E ': warning: ' "$vobj/build.log" |
+			grep -F -f <(git -C "$src" diff --name-only base..HEAD) >&2 ||
+			die "warnings with CONFIG_$option=n (log: $vobj/build.log)"
+		say "CONFIG_$option=n: vmlinux built in $((SECONDS - start))s," \
+			"no warning from the series"
+	done ;;
 *)
-	die "unknown command '$1' (build, build-prefix N, check-prefixes, tree, perf)" ;;
+	die "unknown command '$1' (build, build-prefix N, check-prefixes, check-configs, tree, perf)" ;;
 esac
