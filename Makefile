@@ -57,6 +57,12 @@ $(GUEST)/bin/test_memcontrol: $(SELFTESTS)/test_memcontrol.c $(SELFTESTS)/cgroup
 	@gcc -static -Wall -pthread -w -I$(SELFTESTS)/.. -o $@ $^ 2>&1 | \
 		grep -v -e getaddrinfo -e 'in function .tcp_client' || true
 
+# The kernel's selftest of tiered limits, from the same tree
+$(GUEST)/bin/test_memcg_tiers: $(SELFTESTS)/test_memcg_tiers.c $(SELFTESTS)/cgroup_util.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@ (from the kernel tree)"
+	@gcc -static -O2 -Wall -I$(SELFTESTS) -I$(SELFTESTS)/.. -o $@ $^
+
 # The guest carries the analyzer (its live top), the trace-cmd plugin and
 # the exporter too
 ANALYZER := analysis/memcg-tier-report analysis/build/plugins/plugin_memcg_tier.so
@@ -64,7 +70,8 @@ $(ANALYZER) &: $(wildcard analysis/src/*.[ch] analysis/plugin/*.c) analysis/Make
 	@$(MAKE) --no-print-directory -C analysis
 
 $(BUILD)/initramfs.cpio.gz: $(WORKLOADS) $(GUEST_TESTS) $(GUEST_FILES) \
-		$(GUEST)/bin/test_memcontrol $(ANALYZER) analysis/memcg-tier-exporter \
+		$(GUEST)/bin/test_memcontrol $(GUEST)/bin/test_memcg_tiers \
+		$(ANALYZER) analysis/memcg-tier-exporter \
 		$(PERF)
 	@initramfs/build.sh $(GUEST) $@
 

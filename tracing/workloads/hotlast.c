@@ -2,7 +2,7 @@
 /*
  * hotlast: a working set whose hot part is allocated last.
  *
- *   hotlast [--bind NODE] COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]
+ *   hotlast COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]
  *
  * Faults in COLD_MIB of anonymous 4K pages (no THP) and leaves them
  * alone, then HOT_MIB that it keeps touching for SECONDS.  A cgroup whose
@@ -14,21 +14,16 @@
  *   t=SECONDS hot_fast=PERCENT fast=PAGES hot=PAGES
  *
  * (fast: hot pages on node 0).  With UNTIL_PCT it stops as soon as
- * PERCENT reaches it.  With HOT_MIB 0 it holds the cold part, untouched,
- * for SECONDS.  --bind NODE binds the task to NODE with
- * set_mempolicy(MPOL_BIND) first.  Exits 0 at the end, 1 on error.
+ * PERCENT reaches it.  Exits 0 at the end, 1 on error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-#define MPOL_BIND 2
 
 static long number(const char *s)
 {
@@ -85,19 +80,8 @@ int main(int argc, char **argv)
 	int *status;
 	char *h;
 
-	if (argc > 2 && !strcmp(argv[1], "--bind")) {
-		unsigned long mask = 1UL << number(argv[2]);
-
-		if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask,
-			    8 * sizeof(mask))) {
-			perror("hotlast: set_mempolicy");
-			return 1;
-		}
-		argv += 2;
-		argc -= 2;
-	}
 	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: hotlast [--bind NODE] COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]\n");
+		fprintf(stderr, "usage: hotlast COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]\n");
 		return 2;
 	}
 	cold = number(argv[1]) << 20;
@@ -107,10 +91,6 @@ int main(int argc, char **argv)
 		until = number(argv[4]);
 	if (cold)
 		map(cold, page);
-	if (!hot) {
-		sleep(seconds);
-		return 0;
-	}
 	h = map(hot, page);
 	n = hot / page;
 	pages = calloc(n, sizeof(*pages));
