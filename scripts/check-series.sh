@@ -29,6 +29,7 @@ done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series 2>/dev/null)
 src=$top/build/linux
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+files=$(git -C "$src" diff --name-only base..HEAD -- '*.c' '*.h')
 kdoc() {	# FILE-IN-TREE PATH-TO-READ
 	"$src/scripts/kernel-doc" -Wall -none "$2" 2>&1 |
 		sed -E "s|^[^:]*:[0-9]+: |$1: |"
@@ -40,11 +41,10 @@ while read -r f; do
 		git -C "$src" show "base:$f" >"$tmp/base/$f"
 		kdoc "$f" "$tmp/base/$f" >>"$tmp/base.txt"
 	fi
-done < <(git -C "$src" diff --name-only base..HEAD -- '*.c' '*.h') |
-	sort >"$tmp/head.txt"
+done <<<"$files" | sort >"$tmp/head.txt"
 sort -o "$tmp/base.txt" "$tmp/base.txt" 2>/dev/null || : >"$tmp/base.txt"
 new=$(comm -23 "$tmp/head.txt" "$tmp/base.txt")
-echo "kernel-doc -Wall: $(git -C "$src" diff --name-only base..HEAD -- '*.c' '*.h' | wc -l) files the series touches," \
+echo "kernel-doc -Wall: $(wc -l <<<"$files") files the series touches," \
 	"$(grep -c . <<<"$new" || true) new warnings"
 [ -z "$new" ] || { sed 's/^/  /' <<<"$new"; exit 1; }
 
