@@ -218,14 +218,16 @@ while kill -0 "$qpid" 2>/dev/null; do
 	sleep 0.5
 done
 # A guest still running its scenario is asked for its tasks' stacks
-# (initramfs/init watches for .stall) before it is killed.
+# (initramfs/init watches for .stall) before it is killed.  The dump can
+# take tens of seconds on a loaded host: wait for the guest to say it is
+# done, for at most a minute.
 if [ "$result" = timeout ]; then
 	touch "$out/.stall"
-	for _ in $(seq 40); do
-		grep -q 'Mem-Info' "$log" && break
+	for _ in $(seq 120); do
+		grep -q 'tiered-guest: stall dump done' "$log" && break
 		sleep 0.5
 	done
-	sleep 2
+	sleep 1
 fi
 if [ -n "$result" ]; then
 	kill "$qpid" 2>/dev/null; sleep 1; kill -9 "$qpid" 2>/dev/null

@@ -32,10 +32,13 @@ expect() {
 mkdir -p "$out"
 expect 1 selftest-fail "a failing scenario"
 expect 3 selftest-panic "a kernel panic"
-expect 5 selftest-hang "a scenario past --timeout" --timeout 20
+# 30 s: the guest must have booted and started the scenario, whose
+# stall watcher does the dump, before the timeout.
+expect 5 selftest-hang "a scenario past --timeout" --timeout 30
 grep -q 'tiered-guest: stall reported' "$out/console.log" &&
 	grep -q 'Mem-Info' "$out/console.log" &&
-	grep -q 'task:selftest-hang' "$out/console.log"
+	grep -q 'task:selftest-hang' "$out/console.log" &&
+	grep -q 'tiered-guest: stall dump done' "$out/console.log"
 check $? "a run past --timeout dumps the guest's tasks and memory before the kill"
 expect 1 selftest-fail "a failing scenario under --accel tcg-icount" --accel tcg-icount
 expect 4 selftest-hang "a boot past --boot-timeout" --boot-timeout 1
