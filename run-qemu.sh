@@ -41,7 +41,9 @@ Options:
   --kernel FILE       kernel image (default: build/bzImage)
   --initrd FILE       initramfs (default: build/initramfs.cpio.gz)
   --fast-mem SIZE     memory of node 0, the fast tier (default: 1536M)
-  --slow-mem SIZE     memory of node 1, the slow tier (default: 512M)
+  --slow-mem SIZE     memory of node 1, the slow tier (default: 512M); 0
+                      boots node 1 without memory, for --hotplug to give
+                      it its first
   --cpus N            CPUs, all on node 0 (default: 2)
   --disk SIZE         size of each of the two scratch virtio disks, serial
                       "swap" and "scratch", sparse files deleted after the
@@ -107,6 +109,7 @@ for n in "$cpus" "$timeout" "$boot_timeout"; do
 done
 mib() {
 	case $1 in
+	0) echo 0 ;;
 	*[0-9]M) echo "${1%M}" ;;
 	*[0-9]G) echo $(( ${1%G} * 1024 )) ;;
 	*) die "memory size '$1' must be like 512M or 2G" ;;
@@ -114,6 +117,7 @@ mib() {
 }
 fast_mib=$(mib "$fast_mem") && slow_mib=$(mib "$slow_mem") &&
 	disk_mib=$(mib "$disk_size") || exit 2
+[ "$fast_mib" -gt 0 ] || die "--fast-mem cannot be 0: node 0 has the CPUs"
 case $accel in
 tcg) accel_args=(-accel tcg -cpu max) ;;
 # Instruction counting needs single-threaded TCG
@@ -145,6 +149,9 @@ for d in swap scratch; do
 done
 
 mem_args=(-m "$((fast_mib + slow_mib))M" -monitor none)
+slow_args=(-object "memory-backend-ram,id=mem1,size=${slow_mib}M"
+	-numa "node,nodeid=1,memdev=mem1,initiator=0")
+[ "$slow_mib" -gt 0 ] || slow_args=(-numa "node,nodeid=1,initiator=0")
 if [ -n "$hotplug" ]; then
 	hotplug_mib=$(mib "$hotplug") || exit 2
 	command -v python3 >/dev/null || die "--hotplug needs python3 (run: make deps)"
@@ -157,9 +164,8 @@ qemu=(qemu-system-x86_64 -nodefaults -no-user-config -no-reboot
 	-display none -serial "file:$log" "${mem_args[@]}"
 	"${accel_args[@]}" -machine q35,hmat=on -smp "$cpus"
 	-object "memory-backend-ram,id=mem0,size=${fast_mib}M"
-	-object "memory-backend-ram,id=mem1,size=${slow_mib}M"
 	-numa "node,nodeid=0,memdev=mem0,cpus=0-$last_cpu"
-	-numa "node,nodeid=1,memdev=mem1,initiator=0"
+	"${slow_args[@]}"
 	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=10
 	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=10G
 	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=30

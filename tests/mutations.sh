@@ -51,7 +51,7 @@ for name in "${names[@]}"; do
 	opts=()
 	tests=
 	case $name in
-	hotplug-*) opts=(--hotplug 256M); tests=tiered.tests=hotplug ;;
+	hotplug-*) opts=(--hotplug 256M --slow-mem 0); tests=tiered.tests=hotplug ;;
 	placement-*) opts=(--fast-mem 1024M --slow-mem 1024M)
 		tests=tiered.tests=placement ;;
 	esac

@@ -78,7 +78,7 @@ for mode in off on; do
 	# cgroup v1, memory hotplug and placement need boots of their own
 	# (see tracing/scenarios/test)
 	boot $mode $out-v1 tiered.tests=cgroup-v1
-	run_qemu="--hotplug 256M" boot $mode $out-hotplug tiered.tests=hotplug
+	run_qemu="--hotplug 256M --slow-mem 0" boot $mode $out-hotplug tiered.tests=hotplug
 	run_qemu="--fast-mem 1024M --slow-mem 1024M" \
 		boot $mode $out-placement tiered.tests=placement
 	boot $mode $out || continue
