@@ -24,6 +24,13 @@
 #              promotions and demotions per 10 s and the migrations of the
 #              last 30 s from the capture, the analyzer's churn report
 #
+#   hotplug    onlining 1 GiB in memory blocks into a memoryless node 1
+#              (tracing/scenarios/hotplug-cost) with no cgroup and with
+#              1000 cgroups, on the unpatched kernel and the patched one
+#              without and with the parameter; BENCH_HOTPLUG_ROUNDS boots
+#              each (default 3), timed on the guest clock under
+#              instruction counting
+#
 #   scripts/bench.sh [SECTION]...     (default: every section)
 #
 # BENCH_REUSE=1 reuses an earlier run's captures (analyzer) and samples
@@ -33,7 +40,7 @@ cd "$(dirname "$0")/.."
 out=out/bench
 mkdir -p $out
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || sections=(cost analyzer fairness placement)
+[ ${#sections[@]} -gt 0 ] || sections=(cost analyzer fairness placement hotplug)
 
 # Progress goes to standard error, figures to standard output
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -250,6 +257,68 @@ cost() {
 		printf "`size` counts .text padded to a 2 MiB boundary; the functions themselves\n"
 		printf "(`nm -S`, t/T symbols) take %d bytes unpatched, %d patched: %+d bytes,\n", u, $1, $1 - u
 		printf "%+.2f%% (config: tinyconfig + patches/tiered.config).\n", 100 * ($1 - u) / u }'
+}
+
+# hotplug_sum DIR CGROUPS: total nanoseconds of a boot's pass with CGROUPS
+hotplug_sum() {
+	awk -v n="$2" '$1 == n && $2 == "total" { print $3 }' "$1/hotplug-cost.txt"
+}
+
+hotplug() {
+	local rounds=${BENCH_HOTPLUG_ROUNDS:-3} configs=(unpatched off on)
+	local r i cfg dir
+	say "hotplug: building the unpatched 6.12 kernel in build/unpatched (once)"
+	KERNEL_BUILD_DIR=$PWD/build/unpatched scripts/kernel.sh build-prefix 0 >&2
+	for r in $(seq 1 "$rounds"); do
+		for i in 0 1 2; do
+			cfg=${configs[$(((i + r - 1) % 3))]}
+			dir=$out/hotplug-$cfg-$r
+			say "hotplug: round $r of $rounds, $cfg"
+			rm -f $dir/hotplug-cost.txt
+			./run-qemu.sh --quiet --scenario hotplug-cost --out $dir \
+				--timeout 900 --accel tcg-icount --hotplug 1G --slow-mem 0 \
+				--kernel "$(cost_kernel $cfg)" --append "$(cost_args $cfg)" >&2 ||
+				say "hotplug: round $r, $cfg failed ($dir/console.log)"
+		done
+	done
+	echo
+	echo "## Hotplug: onlining memory with many cgroups"
+	echo
+	echo "1 GiB hot-added to node 1, which has no memory before, and onlined"
+	echo "block by block (tracing/scenarios/hotplug-cost, \`memonline\`): first with"
+	echo "no cgroup but the root, then, after offlining it, with 1000 cgroups"
+	echo "that each set memory.{min,low,high,max}.  Every block online makes the"
+	echo "patched kernel recompute every memcg's tier limits with the parameter."
+	echo "Guest clock under instruction counting (1 ms = 10^6 instructions);"
+	echo "median of $rounds boots per configuration."
+	echo
+	printf '| %-24s | %5s | %13s | %17s | %22s |\n' configuration boots \
+		"no cgroup, ms" "1000 cgroups, ms" "per cgroup and block, us"
+	printf '| %-24s | %5s | %13s | %17s | %22s |\n' --- ---: ---: ---: ---:
+	for cfg in "${configs[@]}"; do
+		local zero=() many=() blocks
+		for r in $(seq 1 "$rounds"); do
+			dir=$out/hotplug-$cfg-$r
+			[ -s $dir/hotplug-cost.txt ] || continue
+			zero+=("$(hotplug_sum $dir 0)")
+			many+=("$(hotplug_sum $dir 1000)")
+			blocks=$(awk '$1 == 1000 && $2 == "total" { print $4 }' $dir/hotplug-cost.txt)
+		done
+		if [ ${#zero[@]} -eq 0 ]; then
+			printf '| %-24s | %5d | %13s | %17s | %22s |\n' "$cfg" 0 - - -
+			continue
+		fi
+		z=$(printf '%s\n' "${zero[@]}" | median)
+		m=$(printf '%s\n' "${many[@]}" | median)
+		case $cfg in
+		unpatched) name="unpatched 6.12" ;;
+		off) name="patched, no parameter" ;;
+		on) name="patched, tiered_limits" ;;
+		esac
+		awk -v name="$name" -v n=${#zero[@]} -v z="$z" -v m="$m" -v b="$blocks" 'BEGIN {
+			printf "| %-24s | %5d | %13.1f | %17.1f | %22.2f |\n", name, n,
+				z / 1e6, m / 1e6, (m - z) / 1000 / b / 1000 }'
+	done
 }
 
 fairness() {
@@ -470,8 +539,8 @@ placement() {
 
 for s in "${sections[@]}"; do
 	case $s in
-	cost|fairness|analyzer|placement) ;;
-	*) echo "bench: unknown section '$s' (cost, fairness, analyzer, placement)" >&2; exit 2 ;;
+	cost|fairness|analyzer|placement|hotplug) ;;
+	*) echo "bench: unknown section '$s' (cost, fairness, analyzer, placement, hotplug)" >&2; exit 2 ;;
 	esac
 done
 # A rough total, so that whoever starts an hour of benchmarks knows it
@@ -487,6 +556,9 @@ for s in "${sections[@]}"; do
 	fairness) [ "${BENCH_REUSE:-0}" = 1 ] ||
 		minutes=$((minutes + ${BENCH_TRIALS:-3} * 2 * 4)) ;;
 	placement) [ "${BENCH_REUSE:-0}" = 1 ] || minutes=$((minutes + 8)) ;;
+	hotplug)
+		[ -s build/unpatched/bzImage ] || minutes=$((minutes + 20))
+		minutes=$((minutes + ${BENCH_HOTPLUG_ROUNDS:-3} * 3)) ;;
 	esac
 done
 say "sections: ${sections[*]}; about $minutes minutes on 2 cores under TCG"
