@@ -118,6 +118,8 @@ mib() {
 fast_mib=$(mib "$fast_mem") && slow_mib=$(mib "$slow_mem") &&
 	disk_mib=$(mib "$disk_size") || exit 2
 [ "$fast_mib" -gt 0 ] || die "--fast-mem cannot be 0: node 0 has the CPUs"
+[ "$slow_mib" -gt 0 ] || [ -n "$hotplug" ] ||
+	die "--slow-mem 0 needs --hotplug: node 1 would never have memory"
 case $accel in
 tcg) accel_args=(-accel tcg -cpu max) ;;
 # Instruction counting needs single-threaded TCG
@@ -154,6 +156,7 @@ slow_args=(-object "memory-backend-ram,id=mem1,size=${slow_mib}M"
 [ "$slow_mib" -gt 0 ] || slow_args=(-numa "node,nodeid=1,initiator=0")
 if [ -n "$hotplug" ]; then
 	hotplug_mib=$(mib "$hotplug") || exit 2
+	[ "$hotplug_mib" -gt 0 ] || die "--hotplug SIZE cannot be 0"
 	command -v python3 >/dev/null || die "--hotplug needs python3 (run: make deps)"
 	mem_args=(-m "$((fast_mib + slow_mib))M,slots=1,maxmem=$((fast_mib + slow_mib + hotplug_mib))M"
 		-monitor "unix:$disks/monitor.sock,server,nowait")

@@ -259,9 +259,10 @@ cost() {
 		printf "%+.2f%% (config: tinyconfig + patches/tiered.config).\n", 100 * ($1 - u) / u }'
 }
 
-# hotplug_sum DIR CGROUPS: total nanoseconds of a boot's pass with CGROUPS
-hotplug_sum() {
-	awk -v n="$2" '$1 == n && $2 == "total" { print $3 }' "$1/hotplug-cost.txt"
+# hotplug_pass DIR CGROUPS: "NANOSECONDS BLOCKS" of a boot's pass with
+# CGROUPS cgroups
+hotplug_pass() {
+	awk -v n="$2" '$1 == n && $2 == "total" { print $3, $4 }' "$1/hotplug-cost.txt"
 }
 
 hotplug() {
@@ -289,35 +290,37 @@ hotplug() {
 	echo "no cgroup but the root, then, after offlining it, with 1000 cgroups"
 	echo "that each set memory.{min,low,high,max}.  Every block online makes the"
 	echo "patched kernel recompute every memcg's tier limits with the parameter."
-	echo "Guest clock under instruction counting (1 ms = 10^6 instructions);"
-	echo "median of $rounds boots per configuration."
+	echo "Figures per 128M block onlined, on the guest clock under instruction"
+	echo "counting (1 ms = 10^6 instructions), median of $rounds boots per"
+	echo "configuration; the last column is the difference divided by 1000."
 	echo
 	printf '| %-24s | %5s | %13s | %17s | %22s |\n' configuration boots \
-		"no cgroup, ms" "1000 cgroups, ms" "per cgroup and block, us"
+		"no cgroup, ms" "1000 cgroups, ms" "added per cgroup, us"
 	printf '| %-24s | %5s | %13s | %17s | %22s |\n' --- ---: ---: ---: ---:
 	for cfg in "${configs[@]}"; do
-		local zero=() many=() blocks
+		local zero=() many=() z m name
 		for r in $(seq 1 "$rounds"); do
 			dir=$out/hotplug-$cfg-$r
 			[ -s $dir/hotplug-cost.txt ] || continue
-			zero+=("$(hotplug_sum $dir 0)")
-			many+=("$(hotplug_sum $dir 1000)")
-			blocks=$(awk '$1 == 1000 && $2 == "total" { print $4 }' $dir/hotplug-cost.txt)
+			zero+=("$(hotplug_pass $dir 0)")
+			many+=("$(hotplug_pass $dir 1000)")
 		done
-		if [ ${#zero[@]} -eq 0 ]; then
-			printf '| %-24s | %5d | %13s | %17s | %22s |\n' "$cfg" 0 - - -
-			continue
-		fi
-		z=$(printf '%s\n' "${zero[@]}" | median)
-		m=$(printf '%s\n' "${many[@]}" | median)
 		case $cfg in
 		unpatched) name="unpatched 6.12" ;;
 		off) name="patched, no parameter" ;;
 		on) name="patched, tiered_limits" ;;
 		esac
-		awk -v name="$name" -v n=${#zero[@]} -v z="$z" -v m="$m" -v b="$blocks" 'BEGIN {
-			printf "| %-24s | %5d | %13.1f | %17.1f | %22.2f |\n", name, n,
-				z / 1e6, m / 1e6, (m - z) / 1000 / b / 1000 }'
+		# Per block, from each pass's own block count, so that a
+		# pass that onlined fewer blocks does not skew the difference
+		z=$(printf '%s\n' "${zero[@]}" | awk '$2 > 0 { print $1 / $2 }' | median)
+		m=$(printf '%s\n' "${many[@]}" | awk '$2 > 0 { print $1 / $2 }' | median)
+		if [ ${#zero[@]} -eq 0 ]; then
+			printf '| %-24s | %5d | %13s | %17s | %22s |\n' "$name" 0 - - -
+			continue
+		fi
+		awk -v name="$name" -v n=${#zero[@]} -v z="$z" -v m="$m" 'BEGIN {
+			printf "| %-24s | %5d | %13.2f | %17.2f | %22.2f |\n", name, n,
+				z / 1e6, m / 1e6, (m - z) / 1000 / 1000 }'
 	done
 }
 
@@ -557,7 +560,9 @@ for s in "${sections[@]}"; do
 		minutes=$((minutes + ${BENCH_TRIALS:-3} * 2 * 4)) ;;
 	placement) [ "${BENCH_REUSE:-0}" = 1 ] || minutes=$((minutes + 8)) ;;
 	hotplug)
-		[ -s build/unpatched/bzImage ] || minutes=$((minutes + 20))
+		# The unpatched kernel is built once, for cost or here
+		[ -s build/unpatched/bzImage ] || [[ " ${sections[*]} " == *" cost "* ]] ||
+			minutes=$((minutes + 20))
 		minutes=$((minutes + ${BENCH_HOTPLUG_ROUNDS:-3} * 3)) ;;
 	esac
 done

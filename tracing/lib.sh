@@ -7,6 +7,26 @@ node_mem_kib() {
 	awk '/MemTotal/ { print $4 }' "/sys/devices/system/node/node$1/meminfo"
 }
 
+# node_blocks NODE: the memory block directories of NODE, one a line.
+node_blocks() {
+	ls -d /sys/devices/system/node/node$1/memory[0-9]* 2>/dev/null
+}
+
+# wait_node_blocks NODE: until NODE has memory blocks and their number
+# has not changed for a second (the kernel adds a DIMM's blocks one by
+# one), 60 s at most; prints how many.
+wait_node_blocks() {
+	local i=0 n=0 last=-1
+	while [ $i -lt 120 ]; do
+		n=$(node_blocks "$1" | wc -l)
+		[ "$n" -gt 0 ] && [ "$n" -eq "$last" ] && break
+		last=$n
+		usleep 500000
+		i=$((i + 1))
+	done
+	echo "$n"
+}
+
 # cg_numa KEY CGROUP NODE: bytes of KEY (anon, file, ...) on NODE from
 # CGROUP's memory.numa_stat.
 cg_numa() {

@@ -15,19 +15,19 @@
 #   on:  tier 1's capacity = cap_1 * 4096, and each tier's max and low =
 #        floor(limit_pages * cap_N / (cap_0 + cap_1)) * 4096, exactly
 #   off: no memory.tier_stat
-# Then, with 230M faulted in the cgroup and 32M more faulted and freed in
-# a loop (more than tier 0's share, so allocations go to node 1), node
+# Then, with 240M faulted in the cgroup and 40M more faulted, held for a
+# second and freed in a loop (more than tier 0's share, so allocations go to node 1), node
 # 1's blocks go offline and online ROUNDS times: node 1 loses its last
 # memory and gains its first again each time.
-#   on:  tier 1 lists node 1 while online and no node while offline; the
-#        loop's allocations were steered to node 1; once the load exits,
+#   on:  the cgroup has memory on node 1 before each offline; tier 1
+#        lists node 1 while online and no node while offline; the loop's
+#        allocations were steered to node 1; once the load exits,
 #        both tiers' usage is back to 0 (no charge kept or lost by a
 #        tier slot going and coming back); no page_counter underflow
 #        (the boot fails on any kernel warning)
 . /tracing/bin/lib.sh
 
 ROUNDS=3
-node1_blocks() { ls -d /sys/devices/system/node/node1/memory* 2>/dev/null; }
 node1_kib() {
 	if [ -e /sys/devices/system/node/node1/meminfo ]; then node_mem_kib 1; else echo 0; fi
 }
@@ -36,7 +36,7 @@ tier1_nodes() {
 }
 # set_node1 ACTION STATE: every memory block of node 1 to STATE
 set_node1() {
-	for b in $(node1_blocks); do
+	for b in $(node_blocks 1); do
 		[ "$(cat "$b/state")" = "$2" ] || echo "$1" >"$b/state" ||
 			echo "  $b: $1 failed"
 	done
@@ -49,15 +49,11 @@ before=$(node1_kib)
 
 echo "tiered-guest: hotplug" >/dev/console
 # ACPI reports the DIMM, the kernel adds its blocks offline: online them
-i=0
-while [ $i -lt 60 ] && [ -z "$(node1_blocks)" ]; do
-	sleep 1
-	i=$((i + 1))
-done
+blocks=$(wait_node_blocks 1)
 set_node1 online_movable online
 after=$(node1_kib)
 tap $([ "$before" -eq 0 ] && [ "$after" -gt 65536 ]; echo $?) \
-	"node 1 grew from $before to $after KiB ($(node1_blocks | wc -l) memory blocks added)"
+	"node 1 grew from $before to $after KiB ($blocks memory blocks added)"
 
 if [ "$TIERED_MODE" = on ]; then
 	cap0=$(($(node_mem_kib 0) / 4))
@@ -81,11 +77,22 @@ else
 		"no memory.tier_stat without the parameter"
 fi
 
-cg_run hotplug memtouch 230 600 >/dev/null 2>&1 &
-cg_run hotplug sh -c 'while :; do memtouch 32; done' >/dev/null 2>&1 &
+cg_run hotplug memtouch 240 600 >/dev/null 2>&1 &
+cg_run hotplug sh -c 'while :; do memtouch 40 1; done' >/dev/null 2>&1 &
 sleep 5
-ok=0 rounds=0
+ok=0 rounds=0 moved=
+steered0=$(tier_stat_field hotplug 0 steered 2>/dev/null)
 for r in $(seq $ROUNDS); do
+	# The loop's memory comes and goes: wait for some on node 1 (only
+	# steering puts it there)
+	i=0
+	while [ "$TIERED_MODE" = on ] && [ $i -lt 50 ]; do
+		anon1=$(cg_numa anon hotplug 1)
+		[ "${anon1:-0}" -gt 0 ] && break
+		usleep 100000
+		i=$((i + 1))
+	done
+	moved="$moved ${anon1:-0}"
 	set_node1 offline offline
 	off_kib=$(node1_kib)
 	off_nodes=$(tier1_nodes)
@@ -93,24 +100,35 @@ for r in $(seq $ROUNDS); do
 	set_node1 online_movable online
 	on_kib=$(node1_kib)
 	on_nodes=$(tier1_nodes)
-	echo "  round $r: node 1 offline $off_kib KiB (tier 1 nodes '$off_nodes'), online $on_kib KiB (tier 1 nodes '$on_nodes')"
+	echo "  round $r: cgroup anon on node 1 ${anon1:-0} bytes; node 1 offline $off_kib KiB (tier 1 nodes '$off_nodes'), online $on_kib KiB (tier 1 nodes '$on_nodes')"
 	[ "$off_kib" -eq 0 ] && [ "$on_kib" -eq "$after" ] || ok=1
 	if [ "$TIERED_MODE" = on ]; then
-		[ -z "$off_nodes" ] && [ "$on_nodes" = 1 ] || ok=1
+		[ "${anon1:-0}" -gt 0 ] && [ -z "$off_nodes" ] && [ "$on_nodes" = 1 ] || ok=1
 	fi
 	rounds=$((rounds + 1))
 	sleep 2
 done
-tap $ok "node 1 offline and online again under load, $rounds times$([ "$TIERED_MODE" = on ] && echo ': tier 1 lost its node and got it back each time')"
+if [ "$TIERED_MODE" = on ]; then
+	tap $ok "node 1 offline and online again, $rounds times, each with the cgroup's memory on it (bytes:$moved): tier 1 lost its node and got it back each time"
+	steered=$(($(tier_stat_field hotplug 0 steered) - steered0))
+	tap $([ "$steered" -gt 0 ]; echo $?) \
+		"allocations steered from tier 0 to node 1 during the rounds: $steered"
+else
+	tap $ok "node 1 offline and online again under load, $rounds times"
+fi
 echo 1 >"$CGROOT/hotplug/cgroup.kill"
 cg_wait_empty hotplug
 wait
 if [ "$TIERED_MODE" = on ]; then
-	steered=$(tier_stat_field hotplug 0 steered)
-	tap $([ "$steered" -gt 0 ]; echo $?) \
-		"allocations steered from tier 0 to node 1 during the rounds: $steered"
-	u0=$(tier_stat_field hotplug 0 usage)
-	u1=$(tier_stat_field hotplug 1 usage)
+	# Pages in other CPUs' LRU batches stay charged until those drain
+	i=0
+	while [ $i -lt 50 ]; do
+		u0=$(tier_stat_field hotplug 0 usage)
+		u1=$(tier_stat_field hotplug 1 usage)
+		[ "$u0" = 0 ] && [ "$u1" = 0 ] && break
+		usleep 200000
+		i=$((i + 1))
+	done
 	tap $([ "$u0" = 0 ] && [ "$u1" = 0 ]; echo $?) \
 		"with the load gone, no tier usage is left: tier 0 $u0, tier 1 $u1 bytes"
 fi

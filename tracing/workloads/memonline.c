@@ -78,7 +78,12 @@ int main(int argc, char **argv)
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s/state", dir, blocks[i]->d_name);
-		if (read_state(path, state, sizeof(state)) || !strcmp(state, target))
+		if (read_state(path, state, sizeof(state))) {
+			fprintf(stderr, "memonline: cannot read %s\n", path);
+			status = 1;
+			continue;
+		}
+		if (!strcmp(state, target))
 			continue;
 		f = fopen(path, "w");
 		if (!f) {
