@@ -20,6 +20,8 @@ check $([ $? -eq 2 ]; echo $?) "an unknown option exits 2"
 check $([ $? -eq 2 ]; echo $?) "a bad memory size exits 2"
 "$rq" --accel hvf >/dev/null 2>&1
 check $([ $? -eq 2 ]; echo $?) "an unknown --accel exits 2"
+"$rq" --slow-mem 0 >/dev/null 2>&1
+check $([ $? -eq 2 ]; echo $?) "--slow-mem 0 without --hotplug exits 2"
 
 # expect STATUS SCENARIO DESCRIPTION [OPTION]...
 expect() {
