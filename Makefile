@@ -21,7 +21,7 @@ WORKLOADS := $(patsubst tracing/workloads/%.c,$(GUEST)/bin/%,$(wildcard tracing/
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(wildcard tests/guest/*.c))
 GUEST_FILES := $(shell find initramfs tracing tests/guest -type f 2>/dev/null)
 
-.PHONY: all deps kernel perf initramfs analyzer install run test check bench \
+.PHONY: all deps kernel kernel-debug perf initramfs analyzer install run test check bench \
 	fuzz fixtures mutations \
 	clean distclean
 
@@ -32,6 +32,11 @@ deps:
 
 kernel:
 	@scripts/kernel.sh build
+
+# The same series with patches/debug.config (lockdep, KASAN, kmemleak, ...):
+# build/bzImage-debug, which make test boots too
+kernel-debug:
+	@scripts/kernel.sh build-debug
 
 # perf from the patched tree, static: the guest carries it, the host reads
 # the guest's perf.data with it

@@ -51,7 +51,8 @@ Options:
                       (default: 512M)
   --hotplug SIZE      leave room for a DIMM of SIZE and, when the guest's
                       console prints "tiered-guest: hotplug", add it to
-                      node 1 through the QEMU monitor (memory hotplug tests;
+                      node 1 through the QEMU monitor, again after each
+                      time the guest ejected it (memory hotplug tests;
                       the monitor's replies go to DIR/monitor.log)
   --accel tcg|tcg-icount|kvm
                       tcg (default) works everywhere; tcg-icount is tcg
@@ -135,7 +136,8 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run
 out=${out:-$top/out/$scenario}
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out/verdict" "$out/console.log" "$out/monitor.log" "$out/.stall"
+rm -f "$out/verdict" "$out/console.log" "$out/monitor.log" "$out/.stall" \
+	"$out/kmemleak.txt"
 log=$out/console.log
 : >"$log"
 
@@ -205,6 +207,7 @@ tailpid=
 
 result=
 started=0
+plugs=0
 start=$SECONDS
 while kill -0 "$qpid" 2>/dev/null; do
 	elapsed=$((SECONDS - start))
@@ -217,12 +220,16 @@ while kill -0 "$qpid" 2>/dev/null; do
 	if [ "$elapsed" -ge "$timeout" ]; then
 		result=timeout; break
 	fi
-	if [ -n "$hotplug" ] && [ ! -e "$out/monitor.log" ] &&
-	   grep -q 'tiered-guest: hotplug' "$log"; then
-		monitor "${mem_args[3]}" \
-			"object_add memory-backend-ram,id=hotplug1,size=${hotplug_mib}M" \
-			"device_add pc-dimm,id=dimm1,memdev=hotplug1,node=1" \
-			>"$out/monitor.log" 2>&1
+	# Each request plugs the DIMM again: a guest that ejected it (ACPI
+	# hot-remove) may ask for it back.  QEMU frees the DIMM on the eject,
+	# so every plug is a new device on the same memory backend.
+	if [ -n "$hotplug" ] &&
+	   [ "$(grep -c -E 'tiered-guest: hotplug.?$' "$log")" -gt "$plugs" ]; then
+		plugs=$((plugs + 1))
+		cmds=("device_add pc-dimm,id=dimm$plugs,memdev=hotplug1,node=1")
+		[ "$plugs" -gt 1 ] || cmds=("object_add memory-backend-ram,id=hotplug1,size=${hotplug_mib}M"
+			"${cmds[@]}")
+		monitor "${mem_args[3]}" "${cmds[@]}" >>"$out/monitor.log" 2>&1
 	fi
 	sleep 0.5
 done
@@ -266,7 +273,16 @@ if [ ! -s "$out/verdict" ]; then
 fi
 verdict=$(cat "$out/verdict")
 if [ -n "$crash" ]; then
-	echo "run-qemu: FAIL: the kernel reported '$crash' (console: $log)" >&2
+	echo "run-qemu: FAIL: the kernel reported '$crash' (console: $log); the report:" >&2
+	n=$(grep -n -m1 -F "$crash" "$log" | cut -d: -f1)
+	sed -n "$n,$((n + 60))p" "$log" | sed 's/^/  /' >&2
+	exit 3
+fi
+# Written by init on a kernel with kmemleak, after the scenario
+leaks=$(grep -c '^unreferenced object' "$out/kmemleak.txt" 2>/dev/null)
+if [ "${leaks:-0}" -gt 0 ]; then
+	echo "run-qemu: FAIL: kmemleak lists $leaks unreferenced objects ($out/kmemleak.txt); the first:" >&2
+	awk 'NR > 1 && /^unreferenced object/ { exit } { print "  " $0 }' "$out/kmemleak.txt" >&2
 	exit 3
 fi
 if [ "$verdict" != 0 ]; then

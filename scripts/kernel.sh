@@ -3,6 +3,9 @@
 # applied, configured as tinyconfig + patches/tiered.config.
 #
 #   scripts/kernel.sh build          apply the whole series, build bzImage
+#   scripts/kernel.sh build-debug    the same series with patches/debug.config
+#                                    on top (lockdep, KASAN, kmemleak, ...),
+#                                    in build/obj-debug: build/bzImage-debug
 #   scripts/kernel.sh build-prefix N apply the first N patches, build
 #   scripts/kernel.sh check-prefixes build every prefix of the series
 #   scripts/kernel.sh check-configs  build the series with CONFIG_NUMA=n,
@@ -25,6 +28,7 @@ src=$build/linux
 obj=$build/obj
 patches=$top/patches
 fragment=$patches/tiered.config
+debug_fragment=$patches/debug.config
 jobs=${JOBS:-$(nproc)}
 
 say() { printf 'kernel: %s\n' "$*"; }
@@ -89,22 +93,25 @@ apply_series() {
 	echo "$stamp" >"$build/applied"
 }
 
+# configure [FRAGMENT...]: tinyconfig + tiered.config + FRAGMENTs in $obj,
+# redone only when a fragment changed.
 configure() {
-	local stamp missing
-	stamp=$(cat "$fragment" | sha256sum | cut -d' ' -f1)
+	local stamp missing fragments=("$fragment" "$@")
+	stamp=$(cat "${fragments[@]}" | sha256sum | cut -d' ' -f1)
 	if [ -f "$obj/.config" ] && [ "$(cat "$obj/.fragment" 2>/dev/null)" = "$stamp" ]; then
 		return 0
 	fi
-	say "configuring: tinyconfig + patches/tiered.config"
+	say "configuring ${obj#"$top"/}: tinyconfig + ${fragments[*]#"$top"/}"
 	mkdir -p "$obj"
 	make -s -C "$src" O="$obj" tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-		"$fragment" >"$build/merge_config.log"
+		"${fragments[@]}" >"$build/merge_config.log"
 	make -s -C "$src" O="$obj" olddefconfig >/dev/null
 	# merge_config only warns when a symbol's dependencies drop it.
-	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$fragment" | while read -r line; do
-		grep -qxF "$line" "$obj/.config" || echo "  $line"
-	done)
+	missing=$(cat "${fragments[@]}" | grep -E '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' |
+		while read -r line; do
+			grep -qxF "$line" "$obj/.config" || echo "  $line"
+		done)
 	[ -z "$missing" ] || die "config fragment options not honoured:
 $missing"
 	echo "$stamp" >"$obj/.fragment"
@@ -122,8 +129,9 @@ progress() {
 	done
 }
 
+# compile [IMAGE]: bzImage in $obj, copied to IMAGE (default build/bzImage)
 compile() {
-	local start=$SECONDS log=$build/kernel-build.log
+	local start=$SECONDS log=$obj/kernel-build.log image=${1:-$build/bzImage}
 	say "building bzImage with $jobs jobs (log: $log)"
 	# Print a line every 200 objects instead of every file or nothing.
 	if ! make -C "$src" O="$obj" -j"$jobs" LOCALVERSION= bzImage 2>&1 |
@@ -132,8 +140,8 @@ compile() {
 		grep -E 'error|Error' "$log" | head -40 >&2
 		die "build failed (full log: $log)"
 	fi
-	cp "$obj/arch/x86/boot/bzImage" "$build/bzImage"
-	say "built ${build#"$top"/}/bzImage in $((SECONDS - start))s"
+	cp "$obj/arch/x86/boot/bzImage" "$image"
+	say "built ${image#"$top"/} in $((SECONDS - start))s"
 }
 
 # perf from this tree, static (the guest has no libraries beside
@@ -163,6 +171,10 @@ tree)
 	extract; apply_series all ;;
 build)
 	extract; apply_series all; configure; compile ;;
+build-debug)
+	obj=$build/obj-debug
+	extract; apply_series all; configure "$debug_fragment"
+	compile "$build/bzImage-debug" ;;
 build-prefix)
 	[ $# -eq 2 ] || die "usage: $0 build-prefix N"
 	extract; apply_series "$2"; configure; compile ;;
@@ -213,5 +225,5 @@ check-configs)
 			"no warning from the series"
 	done ;;
 *)
-	die "unknown command '$1' (build, build-prefix N, check-prefixes, check-configs, tree, perf)" ;;
+	die "unknown command '$1' (build, build-debug, build-prefix N, check-prefixes, check-configs, tree, perf)" ;;
 esac
