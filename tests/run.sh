@@ -1,6 +1,8 @@
 #!/bin/bash
 # "make test": the host-side tests, then the guest suite (the "test"
-# scenario) booted once without and once with cgroup.memory=tiered_limits.
+# scenario) booted once without and once with cgroup.memory=tiered_limits,
+# then with the parameter on a debug build of the series, with the stress
+# test.
 # Every check prints a TAP-style line; the last line counts them:
 # "N passed, N failed".  Exits non-zero if anything failed.
 set -uo pipefail
@@ -52,6 +54,9 @@ boot() {
 		return 0
 	fi
 	count "[$mode] " <<<"not ok - guest run ${out##*/}: $(grep 'run-qemu: FAIL' $out.log)"
+	# run-qemu.sh's account (a kernel report, kmemleak's first object),
+	# then the end of the console
+	sed -n '/run-qemu: FAIL/,$p' $out.log | sed -n '2,70s/^/#   /p'
 	tail -n 25 $out/console.log | sed 's/^/#   /'
 	return 1
 }
@@ -107,6 +112,19 @@ for mode in off on; do
 	count "[$mode] " < <(check $([ -n "$line" ] && [ -z "$missing" ]; echo $?) \
 		"host trace-cmd report decodes memcg_tier_charge by name${missing:+ (missing:$missing)}")
 done
+
+# The same series built with lockdep, KASAN, kmemleak and the VM checks
+# (patches/debug.config): the guest suite with the parameter, then the
+# stress test (tests/guest/stress.sh) with node 1's memory coming and
+# going.  A kernel report or a leak fails the boot and is shown.
+echo "# debug kernel: building build/bzImage-debug (patches/debug.config; ~15 min the first time)"
+if scripts/kernel.sh build-debug 2>&1 | sed 's/^/# /'; then
+	run_qemu="--kernel build/bzImage-debug --timeout 1500" boot debug out/test-debug
+	run_qemu="--kernel build/bzImage-debug --hotplug 512M --slow-mem 0" \
+		boot debug out/test-debug-stress tiered.tests=stress
+else
+	count "" <<<"not ok - debug kernel build (log: build/obj-debug/kernel-build.log)"
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
