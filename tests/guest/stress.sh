@@ -1,10 +1,10 @@
 #!/bin/sh
 # Stress: everything that charges, moves or re-splits tier memory at once,
-# for 180 s (tiered.stress=SECONDS on the kernel command line changes
-# it), then exact accounting checks.  Runs
-# only in a boot of its own, started with run-qemu.sh --hotplug SIZE
-# --slow-mem 0 (tiered.tests=stress): node 1's memory is a DIMM that comes
-# and goes.  make test runs it on the debug kernel with the parameter.
+# for 180 s (tiered.stress=SECONDS on the kernel command line changes it),
+# then exact accounting checks.  Runs only in a boot of its own, started
+# with run-qemu.sh --hotplug SIZE --slow-mem 0 (tiered.tests=stress): node
+# 1's only memory is a DIMM that comes and goes.  make test runs it on the
+# debug kernel with the parameter.
 #
 # Concurrently, under /sys/fs/cgroup/stress:
 #   churn     4 loops, each keeping 4 cgroups alive: remove the oldest
@@ -13,21 +13,23 @@
 #             workload (THP always, for tmpfs too; swap on)
 #   limits    random limit writes to random live churn cgroups
 #   pingpong  move_pages(2) and mbind(2) of 16M between node 0 and 1
-#   hotlast   numa_balancing=2: hot pages on node 1 get promoted
+#   hotlast   numa_balancing=2: its hot pages on node 1 get promoted
 #   hotplug   the DIMM added (node 1 gains its first memory: tier 1
-#             comes back), onlined, used, offlined under load and
-#             ejected (node 1 memoryless again), in a loop
+#             comes back), onlined, used for 20 s, offlined under load
+#             and ejected through ACPI (node 1 memoryless again), in a
+#             loop that ends with the DIMM online
 # Demotion comes from the cgroups' pressure (demotion_enabled=1).
 #
 # Then, with every live cgroup frozen:
-#   - per live cgroup and tier, usage = anon + file of memory.numa_stat on
-#     the tier's nodes
+#   - every tier limit = floor(limit * capacity / total capacity)
+#   - after swapoff (no swap cache left) and drop_caches, per live cgroup:
+#     its tiers' usage adds up to anon + file of memory.stat, and each
+#     tier's usage = anon + file of memory.numa_stat on its nodes
 #   - the stress cgroup's tier usage = the sum over its live children:
 #     nothing stays charged to removed ones
-#   - every tier limit = floor(limit * capacity / total capacity)
 #   - every kind of operation happened at least once (counts printed)
-# A kernel report fails the boot (run-qemu.sh); kmemleak is scanned by
-# init after the suite.
+# A kernel report fails the boot (run-qemu.sh); init scans kmemleak after
+# the test.
 . /tracing/bin/lib.sh
 
 SECONDS_TOTAL=$(sed -n 's/.*tiered\.stress=\([0-9]*\).*/\1/p' /proc/cmdline)
