@@ -1,0 +1,53 @@
+#!/bin/sh
+# Swap-in steered for the memcg it is charged to, not the reader's (patch
+# 22).  A folio read in from swap is charged to the cgroup that owned the
+# swap entry; here another cgroup reads it in.
+#
+#   /sys/fs/cgroup/owner    memory.max 200M (tier 0's share 150M): writes
+#                           a 24M tmpfs file, which memory.reclaim then
+#                           swaps out (demotion off); then 160M of
+#                           anonymous memory fills its tier 0 share
+#   /sys/fs/cgroup/reader   no limit: reads the file back in
+#
+# Expected:
+#   on:  the 24M come back charged to owner, steered away from its full
+#        tier 0: owner's shmem on node 1 is at least 90% of the file, and
+#        owner's tier 0 counts as many steered allocations
+#   off: no memory.tier_stat; the file comes back, charged to owner
+. /tracing/bin/lib.sh
+
+demotion=$(cat /sys/kernel/mm/numa/demotion_enabled)
+echo 0 >/sys/kernel/mm/numa/demotion_enabled
+swap_on || { tap 1 "swap on the 'swap' disk"; exit 1; }
+cg_make owner && cg_make reader || exit 1
+echo 200M >"$CGROOT/owner/memory.max"
+file=/tmp/swapin.file
+
+cg_run owner dd if=/dev/zero of=$file bs=1M count=24 2>/dev/null
+echo 64M >"$CGROOT/owner/memory.reclaim" 2>/dev/null
+out=$(($(cg_numa shmem owner 0) + $(cg_numa shmem owner 1)))
+swapped=$(cat "$CGROOT/owner/memory.swap.current")
+tap $([ "$swapped" -ge $((20 << 20)) ]; echo $?) \
+	"the owner's 24M file swapped out: $swapped bytes of swap, $out bytes of shmem left"
+
+cg_run owner memtouch 160 600 >/dev/null 2>&1 &
+sleep 5
+[ "$TIERED_MODE" = on ] && steered0=$(tier_stat_field owner 0 steered)
+cg_run reader cat $file >/dev/null
+n0=$(cg_numa shmem owner 0)
+n1=$(cg_numa shmem owner 1)
+if [ "$TIERED_MODE" = on ]; then
+	steered=$(($(tier_stat_field owner 0 steered) - steered0))
+	tap $([ "$n1" -ge $(( (24 << 20) * 9 / 10 )) ] && [ "$steered" -gt 0 ]; echo $?) \
+		"read in by another cgroup, the owner's file is placed for the owner's full tier 0: shmem $n1 bytes on node 1, $n0 on node 0; $steered allocations steered"
+else
+	tap $([ $((n0 + n1)) -ge $(( (24 << 20) * 9 / 10 )) ]; echo $?) \
+		"read in by another cgroup, the file is charged to its owner again: shmem $n0 bytes on node 0, $n1 on node 1"
+fi
+
+echo 1 >"$CGROOT/owner/cgroup.kill"
+cg_wait_empty owner
+rm -f $file
+rmdir "$CGROOT/owner" "$CGROOT/reader"
+swap_off
+echo "$demotion" >/sys/kernel/mm/numa/demotion_enabled
