@@ -12,6 +12,7 @@ append=
 out=
 fast_mem=1536M
 slow_mem=512M
+far_mem=0
 disk_size=512M
 hotplug=
 cpus=2
@@ -44,6 +45,9 @@ Options:
   --slow-mem SIZE     memory of node 1, the slow tier (default: 512M); 0
                       boots node 1 without memory, for --hotplug to give
                       it its first
+  --far-mem SIZE      memory of a node 2, CPU-less and slower than node 1
+                      (HMAT: 9x latency), a third tier (default: 0, no
+                      node 2)
   --cpus N            CPUs, all on node 0 (default: 2)
   --disk SIZE         size of each of the two scratch virtio disks, serial
                       "swap" and "scratch", sparse files deleted after the
@@ -88,6 +92,7 @@ while [ $# -gt 0 ]; do
 	--initrd) need_arg "$@"; initrd=$2; shift ;;
 	--fast-mem) need_arg "$@"; fast_mem=$2; shift ;;
 	--slow-mem) need_arg "$@"; slow_mem=$2; shift ;;
+	--far-mem) need_arg "$@"; far_mem=$2; shift ;;
 	--cpus) need_arg "$@"; cpus=$2; shift ;;
 	--disk) need_arg "$@"; disk_size=$2; shift ;;
 	--hotplug) need_arg "$@"; hotplug=$2; shift ;;
@@ -117,7 +122,7 @@ mib() {
 	esac
 }
 fast_mib=$(mib "$fast_mem") && slow_mib=$(mib "$slow_mem") &&
-	disk_mib=$(mib "$disk_size") || exit 2
+	far_mib=$(mib "$far_mem") && disk_mib=$(mib "$disk_size") || exit 2
 [ "$fast_mib" -gt 0 ] || die "--fast-mem cannot be 0: node 0 has the CPUs"
 [ "$slow_mib" -gt 0 ] || [ -n "$hotplug" ] ||
 	die "--slow-mem 0 needs --hotplug: node 1 would never have memory"
@@ -152,15 +157,20 @@ for d in swap scratch; do
 		-device "virtio-blk-pci,drive=$d,serial=$d")
 done
 
-mem_args=(-m "$((fast_mib + slow_mib))M" -monitor none)
+mem_args=(-m "$((fast_mib + slow_mib + far_mib))M" -monitor none)
 slow_args=(-object "memory-backend-ram,id=mem1,size=${slow_mib}M"
 	-numa "node,nodeid=1,memdev=mem1,initiator=0")
 [ "$slow_mib" -gt 0 ] || slow_args=(-numa "node,nodeid=1,initiator=0")
+far_args=()
+[ "$far_mib" -eq 0 ] || far_args=(-object "memory-backend-ram,id=mem2,size=${far_mib}M"
+	-numa "node,nodeid=2,memdev=mem2,initiator=0"
+	-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-latency,latency=90
+	-numa hmat-lb,initiator=0,target=2,hierarchy=memory,data-type=access-bandwidth,bandwidth=1G)
 if [ -n "$hotplug" ]; then
 	hotplug_mib=$(mib "$hotplug") || exit 2
 	[ "$hotplug_mib" -gt 0 ] || die "--hotplug SIZE cannot be 0"
 	command -v python3 >/dev/null || die "--hotplug needs python3 (run: make deps)"
-	mem_args=(-m "$((fast_mib + slow_mib))M,slots=1,maxmem=$((fast_mib + slow_mib + hotplug_mib))M"
+	mem_args=(-m "$((fast_mib + slow_mib + far_mib))M,slots=1,maxmem=$((fast_mib + slow_mib + far_mib + hotplug_mib))M"
 		-monitor "unix:$disks/monitor.sock,server,nowait")
 fi
 
@@ -175,6 +185,7 @@ qemu=(qemu-system-x86_64 -nodefaults -no-user-config -no-reboot
 	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=10G
 	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=30
 	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=3G
+	"${far_args[@]}"
 	-virtfs "local,path=$out,mount_tag=host,security_model=none,id=host"
 	"${disk_args[@]}"
 	-kernel "$kernel" -initrd "$initrd"
@@ -199,7 +210,7 @@ except socket.timeout:
 PY
 }
 
-echo "run-qemu: scenario '$scenario', ${fast_mib}M fast + ${slow_mib}M slow, $accel, kernel args:${append:- (none)}"
+echo "run-qemu: scenario '$scenario', ${fast_mib}M fast + ${slow_mib}M slow${far_args:+ + ${far_mib}M far}, $accel, kernel args:${append:- (none)}"
 "${qemu[@]}" 2>"$out/qemu.stderr" &
 qpid=$!
 tailpid=

@@ -13,9 +13,15 @@
 #   cost       fault-in throughput (tracing/scenarios/cost) on the
 #              unpatched 6.12 kernel (built once in build/unpatched) and
 #              the patched one booted without the parameter, with it, and
-#              with it and the memcg_tier events on; boots interleaved,
+#              with it and the memcg_tier events on; the same 4 levels
+#              deep and on a three-tier guest; boots interleaved,
 #              BENCH_COST_ROUNDS rounds (default 3), timed on the guest
 #              clock under instruction counting; "size vmlinux" of both
+#   contention tier page counter operations per faulted page, 8 guest CPUs
+#              (BENCH_CONTENTION_CPUS) faulting into one cgroup
+#              (tracing/scenarios/contention), on the series before the
+#              tier charge batching (built once in build/prestock) and on
+#              the whole series
 #   placement  4 staggered cgroups whose hot sets fit their fast shares but
 #              are allocated last (tracing/scenarios/placement), on equal
 #              fast and slow nodes, booted without and with tiered limits:
@@ -40,7 +46,7 @@ cd "$(dirname "$0")/.."
 out=out/bench
 mkdir -p $out
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || sections=(cost analyzer fairness placement hotplug)
+[ ${#sections[@]} -gt 0 ] || sections=(cost contention analyzer fairness placement hotplug)
 
 # Progress goes to standard error, figures to standard output
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -166,28 +172,36 @@ median() {
 	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# The four ways of running the cost scenario: kernel image and arguments
-cost_kernel() { if [ "$1" = unpatched ]; then echo build/unpatched/bzImage; else echo build/bzImage; fi; }
+# The ways of running the cost scenario, CONFIG[-LAYOUT]: the kernel
+# (unpatched, or patched without the parameter, with it, with it and the
+# events) and the layout (the cgroup one level deep on two tiers; "deep":
+# 4 levels; "3tier": a third, farther node)
+cost_configs=(unpatched off on events unpatched-deep on-deep unpatched-3tier on-3tier)
+cost_kernel() { if [ "${1%%-*}" = unpatched ]; then echo build/unpatched/bzImage; else echo build/bzImage; fi; }
 cost_args() {
-	case $1 in
-	unpatched|off) echo "" ;;
-	on) echo "cgroup.memory=tiered_limits" ;;
-	events) echo "cgroup.memory=tiered_limits cost.events=1" ;;
+	local args
+	case ${1%%-*} in
+	unpatched|off) args="" ;;
+	on) args="cgroup.memory=tiered_limits" ;;
+	events) args="cgroup.memory=tiered_limits cost.events=1" ;;
 	esac
+	case $1 in *-deep) args="$args cost.depth=4" ;; esac
+	echo "$args"
 }
+cost_qemu() { case $1 in *-3tier) echo "--far-mem 512M" ;; esac; }
 
 cost() {
-	local rounds=${BENCH_COST_ROUNDS:-3} configs=(unpatched off on events)
-	local r i k cfg dir
+	local rounds=${BENCH_COST_ROUNDS:-3} configs=("${cost_configs[@]}")
+	local n=${#cost_configs[@]} r i k cfg dir
 	say "cost: building the unpatched 6.12 kernel in build/unpatched" \
 		"(once; from scratch about as long as the patched build)"
 	KERNEL_BUILD_DIR=$PWD/build/unpatched scripts/kernel.sh build-prefix 0 >&2
-	say "cost: $rounds rounds x ${#configs[@]} boots (about 1 minute a boot under TCG)"
+	say "cost: $rounds rounds x $n boots (about 1 minute a boot under TCG)"
 	for r in $(seq 1 "$rounds"); do
 		# Rotate the order each round so that no configuration always
 		# runs first or last (host caches, thermal, neighbours).
-		for i in 0 1 2 3; do
-			k=$(((i + r - 1) % 4))
+		for i in $(seq 0 $((n - 1))); do
+			k=$(((i + r - 1) % n))
 			cfg=${configs[$k]}
 			dir=$out/cost-$cfg-$r
 			say "cost: round $r of $rounds, $cfg"
@@ -195,8 +209,9 @@ cost() {
 			# Under plain TCG one kernel's boots differ by a quarter
 			# in wall-clock throughput, which drowns a 1% target;
 			# counting instructions measures the fault path instead.
+			# shellcheck disable=SC2046
 			./run-qemu.sh --quiet --scenario cost --out $dir --timeout 600 \
-				--accel tcg-icount \
+				--accel tcg-icount $(cost_qemu "$cfg") \
 				--kernel "$(cost_kernel $cfg)" --append "$(cost_args $cfg)" >&2 ||
 				say "cost: round $r, $cfg failed ($dir/console.log)"
 		done
@@ -204,13 +219,17 @@ cost() {
 	echo
 	echo "## Cost: fault-in throughput and kernel size"
 	echo
-	sed -n 's/^cost: \(faultin.*\), feature.*/\1/p' $out/cost-on-1/console.log | head -n 1
+	sed -n 's/^cost: \(faultin.*\), depth.*/\1/p' $out/cost-on-1/console.log | head -n 1
 	echo "(tracing/scenarios/cost), THP off, $rounds boots per configuration,"
 	echo "interleaved, under QEMU instruction counting (\`run-qemu.sh --accel"
 	echo "tcg-icount\`: the guest clock advances 1 ns per guest instruction, so"
 	echo "MiB/s is MiB per 10^9 instructions, a measure of the fault path's length"
 	echo "that the host's load does not move).  Figure: median over every"
 	echo "repetition of every boot; the range is that of the per-boot medians."
+	echo "Each ratio is against the unpatched kernel in the same layout: the"
+	echo "cgroup one level deep on two tiers; 4 levels deep (cost.depth=4); or"
+	echo "on three tiers (\`run-qemu.sh --far-mem 512M\`: a CPU-less node 2"
+	echo "with 9x node 0's latency)."
 	echo
 	printf '| %-34s | %5s | %9s | %17s | %8s | %-11s |\n' configuration boots "MiB/s" "per-boot range" "ratio" target
 	printf '| %-34s | %5s | %9s | %17s | %8s | %-11s |\n' --- ---: ---: ---: ---: ---
@@ -221,22 +240,27 @@ cost() {
 		done
 		cat $out/cost-$cfg-*/cost.txt 2>/dev/null | grep -q . &&
 			echo "$cfg all $(cat $out/cost-$cfg-*/cost.txt | median)"
-	done | awk '
+	done | awk -v configs="${configs[*]}" '
 	$2 == "boot" { n[$1]++; if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if ($3 > hi[$1]) hi[$1] = $3 }
 	$2 == "all" { med[$1] = $3 }
 	END {
-		split("unpatched off on events", c, " ")
+		nc = split(configs, c, " ")
 		name["unpatched"] = "unpatched 6.12"
 		name["off"] = "patched, no parameter"
 		name["on"] = "patched, tiered_limits"
 		name["events"] = "patched, tiered_limits + events"
-		tgt["unpatched"] = "-"; tgt["off"] = "within 1%"; tgt["on"] = "within 5%"; tgt["events"] = "reported"
-		for (i = 1; i <= 4; i++) {
+		tgt["unpatched"] = "-"; tgt["off"] = "0.995x"; tgt["on"] = "0.99x"; tgt["events"] = "reported"
+		where["deep"] = ", 4 deep"; where["3tier"] = ", 3 tiers"
+		for (i = 1; i <= nc; i++) {
 			k = c[i]
-			if (!(k in med)) { printf "| %-34s | %5d | %9s | %17s | %8s | %-11s |\n", name[k], 0, "-", "-", "-", tgt[k]; continue }
-			r = med["unpatched"] > 0 ? sprintf("%.3fx", med[k] / med["unpatched"]) : "-"
-			printf "| %-34s | %5d | %9.1f | %17s | %8s | %-11s |\n", name[k], n[k], med[k],
-				sprintf("%.1f - %.1f", lo[k], hi[k]), r, tgt[k]
+			split(k, part, "-")
+			base = "unpatched" (part[2] != "" ? "-" part[2] : "")
+			label = name[part[1]] where[part[2]]
+			t = part[1] == "unpatched" ? "-" : (part[2] == "" ? tgt[part[1]] : "reported")
+			if (!(k in med)) { printf "| %-34s | %5d | %9s | %17s | %8s | %-11s |\n", label, 0, "-", "-", "-", t; continue }
+			r = med[base] > 0 ? sprintf("%.3fx", med[k] / med[base]) : "-"
+			printf "| %-34s | %5d | %9.1f | %17s | %8s | %-11s |\n", label, n[k], med[k],
+				sprintf("%.1f - %.1f", lo[k], hi[k]), r, t
 		}
 	}'
 	echo
@@ -321,6 +345,53 @@ hotplug() {
 		awk -v name="$name" -v n=${#zero[@]} -v z="$z" -v m="$m" 'BEGIN {
 			printf "| %-24s | %5d | %13.2f | %17.2f | %22.2f |\n", name, n,
 				z / 1e6, m / 1e6, (m - z) / 1000 / 1000 }'
+	done
+}
+
+# The series up to the patch that batches tier charges, built once in
+# build/prestock: the contention section's "before"
+prestock_patches() {
+	local n
+	n=$(grep -n 'batch-tier-charges-per-CPU' patches/series | cut -d: -f1)
+	[ -n "$n" ] || { echo "bench: patches/series has no tier charge batching patch" >&2; exit 2; }
+	echo $((n - 1))
+}
+
+contention() {
+	local cpus=${BENCH_CONTENTION_CPUS:-8} cfg dir
+	say "contention: building the series before tier charge batching in build/prestock (once)"
+	KERNEL_BUILD_DIR=$PWD/build/prestock scripts/kernel.sh build-prefix "$(prestock_patches)" >&2
+	for cfg in prestock series; do
+		dir=$out/contention-$cfg
+		say "contention: $cfg, $cpus CPUs"
+		rm -f $dir/contention.txt
+		./run-qemu.sh --quiet --scenario contention --out $dir --timeout 900 \
+			--boot-timeout 300 --cpus "$cpus" --append cgroup.memory=tiered_limits \
+			--kernel "$([ $cfg = prestock ] && echo build/prestock/bzImage || echo build/bzImage)" >&2 ||
+			say "contention: $cfg failed ($dir/console.log)"
+	done
+	echo
+	echo "## Contention: tier counter operations per faulted page"
+	echo
+	echo "$cpus guest CPUs fault 16M each at once into one cgroup, twice"
+	echo "(tracing/scenarios/contention, tiered_limits, THP off).  Each change of a"
+	echo "tier page counter is one memcg_tier_charge event, counted in the ring"
+	echo "buffer, and one atomic operation on each level of the counter's"
+	echo "hierarchy (the cgroup's and the root's): the cache lines that every CPU"
+	echo "charging the cgroup writes."
+	echo
+	printf '| %-38s | %8s | %8s | %10s | %12s |\n' kernel pages charges uncharges "atomics/page"
+	printf '| %-38s | %8s | %8s | %10s | %12s |\n' --- ---: ---: ---: ---:
+	for cfg in prestock series; do
+		awk -v name="$([ $cfg = prestock ] && echo "before (series without the batching)" || echo "patches/series")" '
+		{ for (i = 1; i <= NF; i++) {
+			if ($i == "pages") p = $(i - 1)
+			if ($i == "charges,") c = $(i - 3)
+			if ($i == "uncharges,") u = $(i - 1)
+			if ($i == "atomic") a = $(i - 1) } }
+		END { if (p == "") printf "| %-38s | %8s | %8s | %10s | %12s |\n", name, "-", "-", "-", "-"
+		      else printf "| %-38s | %8d | %8d | %10d | %12s |\n", name, p, c, u, a }' \
+			$out/contention-$cfg/contention.txt 2>/dev/null
 	done
 }
 
@@ -542,8 +613,8 @@ placement() {
 
 for s in "${sections[@]}"; do
 	case $s in
-	cost|fairness|analyzer|placement|hotplug) ;;
-	*) echo "bench: unknown section '$s' (cost, fairness, analyzer, placement, hotplug)" >&2; exit 2 ;;
+	cost|contention|fairness|analyzer|placement|hotplug) ;;
+	*) echo "bench: unknown section '$s' (cost, contention, fairness, analyzer, placement, hotplug)" >&2; exit 2 ;;
 	esac
 done
 # A rough total, so that whoever starts an hour of benchmarks knows it
@@ -552,7 +623,10 @@ for s in "${sections[@]}"; do
 	case $s in
 	cost)
 		[ -s build/unpatched/bzImage ] || minutes=$((minutes + 20))
-		minutes=$((minutes + ${BENCH_COST_ROUNDS:-3} * 4)) ;;
+		minutes=$((minutes + ${BENCH_COST_ROUNDS:-3} * 8)) ;;
+	contention)
+		[ -s build/prestock/bzImage ] || minutes=$((minutes + 12))
+		minutes=$((minutes + 6)) ;;
 	# BENCH_REUSE=1: the analyzer is only timed, fairness only re-read
 	analyzer) if [ "${BENCH_REUSE:-0}" = 1 ]; then minutes=$((minutes + 6))
 		  else minutes=$((minutes + 21)); fi ;;
