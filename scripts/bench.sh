@@ -39,8 +39,8 @@
 #
 #   scripts/bench.sh [SECTION]...     (default: every section)
 #
-# BENCH_REUSE=1 reuses an earlier run's captures (analyzer) and samples
-# (fairness) from out/bench instead of booting again.
+# BENCH_REUSE=1 reuses an earlier run's captures (analyzer), samples
+# (fairness) and figures (cost) from out/bench instead of booting again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=out/bench
@@ -193,29 +193,31 @@ cost_qemu() { case $1 in *-3tier) echo "--far-mem 512M" ;; esac; }
 cost() {
 	local rounds=${BENCH_COST_ROUNDS:-3} configs=("${cost_configs[@]}")
 	local n=${#cost_configs[@]} r i k cfg dir
-	say "cost: building the unpatched 6.12 kernel in build/unpatched" \
-		"(once; from scratch about as long as the patched build)"
-	KERNEL_BUILD_DIR=$PWD/build/unpatched scripts/kernel.sh build-prefix 0 >&2
-	say "cost: $rounds rounds x $n boots (about 1 minute a boot under TCG)"
-	for r in $(seq 1 "$rounds"); do
-		# Rotate the order each round so that no configuration always
-		# runs first or last (host caches, thermal, neighbours).
-		for i in $(seq 0 $((n - 1))); do
-			k=$(((i + r - 1) % n))
-			cfg=${configs[$k]}
-			dir=$out/cost-$cfg-$r
-			say "cost: round $r of $rounds, $cfg"
-			rm -f $dir/cost.txt
-			# Under plain TCG one kernel's boots differ by a quarter
-			# in wall-clock throughput, which drowns a 1% target;
-			# counting instructions measures the fault path instead.
-			# shellcheck disable=SC2046
-			./run-qemu.sh --quiet --scenario cost --out $dir --timeout 600 \
-				--accel tcg-icount $(cost_qemu "$cfg") \
-				--kernel "$(cost_kernel $cfg)" --append "$(cost_args $cfg)" >&2 ||
-				say "cost: round $r, $cfg failed ($dir/console.log)"
+	[ "${BENCH_REUSE:-0}" = 1 ] || {
+		say "cost: building the unpatched 6.12 kernel in build/unpatched" \
+			"(once; from scratch about as long as the patched build)"
+		KERNEL_BUILD_DIR=$PWD/build/unpatched scripts/kernel.sh build-prefix 0 >&2
+		say "cost: $rounds rounds x $n boots (about 1 minute a boot under TCG)"
+		for r in $(seq 1 "$rounds"); do
+			# Rotate the order each round so that no configuration always
+			# runs first or last (host caches, thermal, neighbours).
+			for i in $(seq 0 $((n - 1))); do
+				k=$(((i + r - 1) % n))
+				cfg=${configs[$k]}
+				dir=$out/cost-$cfg-$r
+				say "cost: round $r of $rounds, $cfg"
+				rm -f $dir/cost.txt
+				# Under plain TCG one kernel's boots differ by a quarter
+				# in wall-clock throughput, which drowns a 1% target;
+				# counting instructions measures the fault path instead.
+				# shellcheck disable=SC2046
+				./run-qemu.sh --quiet --scenario cost --out $dir --timeout 600 \
+					--accel tcg-icount $(cost_qemu "$cfg") \
+					--kernel "$(cost_kernel $cfg)" --append "$(cost_args $cfg)" >&2 ||
+					say "cost: round $r, $cfg failed ($dir/console.log)"
+			done
 		done
-	done
+	}
 	echo
 	echo "## Cost: fault-in throughput and kernel size"
 	echo
@@ -238,8 +240,9 @@ cost() {
 			[ -s $out/cost-$cfg-$r/cost.txt ] || continue
 			echo "$cfg boot $(median <$out/cost-$cfg-$r/cost.txt)"
 		done
-		cat $out/cost-$cfg-*/cost.txt 2>/dev/null | grep -q . &&
-			echo "$cfg all $(cat $out/cost-$cfg-*/cost.txt | median)"
+		# cost-on-[0-9]*, not cost-on-*: that would take in on-deep
+		all=$(cat $out/cost-$cfg-[0-9]*/cost.txt 2>/dev/null || true)
+		[ -z "$all" ] || echo "$cfg all $(median <<<"$all")"
 	done | awk -v configs="${configs[*]}" '
 	$2 == "boot" { n[$1]++; if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if ($3 > hi[$1]) hi[$1] = $3 }
 	$2 == "all" { med[$1] = $3 }
