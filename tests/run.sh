@@ -128,13 +128,17 @@ done
 # going.  A kernel report or a leak fails the boot and is shown.
 # The tests of tools that only read what the kernel exports (exporter, perf,
 # top, trace, tierpush's capture) ran with the parameter above already.
+# no5lvl: with 5-level paging, 6.12's identify_cpu() clears the boot CPU's
+# LA57 flag for a moment, and KASAN reports an interrupt that lands then
+# as a wild access to the direct map (seen once, at boot, before any of
+# the series' code ran).
 echo "# debug kernel: waiting for its build (~15 min from scratch)"
 tail -n +1 --pid=$debug_build -f $debug_log | sed 's/^/# /'
 if wait $debug_build; then
 	run_qemu="--kernel build/bzImage-debug --timeout 1500" \
-		boot debug out/test-debug tiered.skip=exporter,perf,top,trace,tierpush
+		boot debug out/test-debug no5lvl tiered.skip=exporter,perf,top,trace,tierpush
 	run_qemu="--kernel build/bzImage-debug --hotplug 512M --slow-mem 0" \
-		boot debug out/test-debug-stress tiered.tests=stress
+		boot debug out/test-debug-stress no5lvl tiered.tests=stress
 else
 	count "" <<<"not ok - debug kernel build (log: build/obj-debug/kernel-build.log)"
 fi
