@@ -140,7 +140,7 @@ if wait $debug_build; then
 	run_qemu="--kernel build/bzImage-debug --hotplug 512M --slow-mem 0" \
 		boot debug out/test-debug-stress no5lvl tiered.tests=stress
 else
-	count "" <<<"not ok - debug kernel build (log: build/obj-debug/kernel-build.log)"
+	count "" <<<"not ok - debug kernel build (log: $debug_log)"
 fi
 
 echo "$pass passed, $fail failed"
