@@ -7,7 +7,10 @@
 #              then 35M hot (fast share about 70% of the working set).
 #              The cold part fills most of the fast share; the hot part
 #              must end up on the fast tier (at least 95% within 60 s)
-#              while the cgroup's fast usage stays within its share + 5%.
+#              while the cgroup's fast usage stays within its share + 5%,
+#              and, once the share has filled, above 90% of it: the
+#              exchange promotes the refused pages into the room it made
+#              instead of leaving it empty until the next NUMA scan.
 #   allhot     (with the parameter) 70M all hot in the same cgroup: the
 #              exchange backs off instead of ping-ponging.
 #
@@ -47,6 +50,7 @@ new_cg $cg 100M
 echo 2 >/proc/sys/kernel/numa_balancing
 cg_run $cg hotlast 35 35 60 >/tmp/hotlast.out &
 worst=
+low=
 over=0
 i=0
 while [ $i -lt 90 ]; do
@@ -56,6 +60,10 @@ while [ $i -lt 90 ]; do
 		u=$(tier_stat_field $cg 0 usage)
 		[ -z "$worst" ] || [ "$u" -gt "$worst" ] && worst=$u
 		usage_within $cg 0 5 || over=1
+		m=$(tier_stat_field $cg 0 max)
+		if [ -n "$low" ] || [ "$u" -ge $((m / 100 * 95)) ]; then
+			[ -z "$low" ] || [ "$u" -lt "$low" ] && low=$u
+		fi
 	fi
 	last=$(tail -n 1 /tmp/hotlast.out)
 	case $last in *hot_fast=9[5-9]*|*hot_fast=100*) break ;; esac
@@ -68,6 +76,9 @@ tap $(awk -v p="${pct:-0}" -v t="${t:-999}" 'BEGIN { exit !(p >= 95 && t <= 60) 
 	"hot part allocated last: ${pct:-?}% of it on the fast tier after ${t:-?} s"
 if [ $on = 1 ]; then
 	tap $over "hot part allocated last: fast usage within its share + 5% (peak $worst, max $(tier_stat_field $cg 0 max))"
+	m=$(tier_stat_field $cg 0 max)
+	tap $([ -n "$low" ] && [ "$low" -ge $((m / 100 * 90)) ]; echo $?) \
+		"hot part allocated last: the fast share stays full while the hot part moves in (lowest ${low:-?} once full, at least 90% of max $m)"
 fi
 end_cg $cg
 
