@@ -11,6 +11,8 @@
 #              and, once the share has filled, above 90% of it: the
 #              exchange promotes the refused pages into the room it made
 #              instead of leaving it empty until the next NUMA scan.
+#   lazyfree   as hotlast, with the hot part given back by MADV_FREE
+#              right after it is faulted in and then only read.
 #   allhot     (with the parameter) three cgroups of 70M, all hot, each
 #              scanned every 3 s: the exchange backs off instead of
 #              ping-ponging.
@@ -81,6 +83,23 @@ if [ $on = 1 ]; then
 	tap $([ -n "$low" ] && [ "$low" -ge $((m / 100 * 90)) ]; echo $?) \
 		"hot part allocated last: the fast share stays full while the hot part moves in (lowest ${low:-?} once full, at least 90% of max $m)"
 fi
+end_cg $cg
+
+# --- the hot part lazily freed, and read on ------------------------------
+# Allocators give memory back with MADV_FREE and may read it again before
+# reclaim takes it.  Such a folio is still anonymous but no longer
+# swap-backed, so it sits on the file LRU: the exchange must handle it
+# (here it oopsed the kernel once), and the hot part must still reach the
+# fast tier.
+cg=lazyfree
+new_cg $cg 100M
+cg_run $cg hotlast --lazyfree 35 35 60 95 >/tmp/lazyfree.out
+cat /tmp/lazyfree.out
+last=$(tail -n 1 /tmp/lazyfree.out)
+t=$(echo "$last" | sed -n 's/^t=\([0-9]*\) .*/\1/p')
+pct=$(echo "$last" | sed -n 's/.*hot_fast=\([0-9.]*\).*/\1/p')
+tap $(awk -v p="${pct:-0}" -v t="${t:-999}" 'BEGIN { exit !(p >= 95 && t <= 60) }'; echo $?) \
+	"hot part lazily freed (MADV_FREE) and read on: ${pct:-?}% of it on the fast tier after ${t:-?} s"
 end_cg $cg
 
 # --- every page hot, more than the fast share, in three cgroups ----------

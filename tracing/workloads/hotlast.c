@@ -2,10 +2,13 @@
 /*
  * hotlast: a working set whose hot part is allocated last.
  *
- *   hotlast COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]
+ *   hotlast [--lazyfree] COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]
  *
  * Faults in COLD_MIB of anonymous 4K pages (no THP) and leaves them
- * alone, then HOT_MIB that it keeps touching for SECONDS.  A cgroup whose
+ * alone, then HOT_MIB that it keeps touching for SECONDS.  With
+ * --lazyfree it gives the hot part back with MADV_FREE right after
+ * faulting it in, as malloc implementations do, and goes on reading it:
+ * the pages stay in place, lazily freed, until reclaim takes them.  A cgroup whose
  * fast-tier share fills with the cold part gets the start of the hot part
  * on the fast tier and the rest steered to a slow one: placement serves
  * the workload only if the hot part moves up.  Every second it asks
@@ -20,6 +23,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -77,11 +81,16 @@ int main(int argc, char **argv)
 	long n, off, fast;
 	time_t start, next, now;
 	void **pages;
-	int *status;
-	char *h;
+	int *status, lazyfree = 0;
+	volatile char *h;	/* the reads of --lazyfree must happen */
 
+	if (argc > 1 && !strcmp(argv[1], "--lazyfree")) {
+		lazyfree = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: hotlast COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]\n");
+		fprintf(stderr, "usage: hotlast [--lazyfree] COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]\n");
 		return 2;
 	}
 	cold = number(argv[1]) << 20;
@@ -92,6 +101,10 @@ int main(int argc, char **argv)
 	if (cold)
 		map(cold, page);
 	h = map(hot, page);
+	if (lazyfree && madvise((char *)h, hot, MADV_FREE)) {
+		perror("hotlast: madvise(MADV_FREE)");
+		return 1;
+	}
 	n = hot / page;
 	pages = calloc(n, sizeof(*pages));
 	status = calloc(n, sizeof(*status));
@@ -105,7 +118,7 @@ int main(int argc, char **argv)
 	for (;;) {
 		now = time(NULL);
 		if (now >= next) {
-			fast = on_node0(h, hot, page, pages, status);
+			fast = on_node0((char *)h, hot, page, pages, status);
 			printf("t=%ld hot_fast=%.1f fast=%ld hot=%ld\n",
 			       (long)(now - start), 100.0 * fast / n, fast, n);
 			fflush(stdout);
@@ -114,7 +127,11 @@ int main(int argc, char **argv)
 				return 0;
 			next = now + 1;
 		}
-		for (off = 0; off < hot; off += page)
-			h[off]++;
+		for (off = 0; off < hot; off += page) {
+			if (lazyfree)
+				(void)h[off];
+			else
+				h[off]++;
+		}
 	}
 }
