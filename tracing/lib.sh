@@ -70,6 +70,33 @@ tierpush_ready() {
 	[ -e "$2" ]
 }
 
+# cg_quiet NAME: wait until cgroup NAME's memory.tier_stat stays the same
+# for a second (15 s at most), so that what its tasks started and the
+# reclaim a limit write started asynchronously (the high worker) have
+# finished: a counter read then is what a capture that ends then saw.
+# Fails if it did not settle.
+cg_quiet() {
+	local f=$CGROOT/$1/memory.tier_stat i=0 a b
+	b=$(cat "$f")
+	while [ $i -lt 15 ]; do
+		sleep 1
+		a=$b
+		b=$(cat "$f")
+		[ "$a" = "$b" ] && return 0
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# cg_settle NAME: freeze cgroup NAME's tasks, then cg_quiet NAME.
+# cg_thaw NAME lets them run again.
+cg_settle() {
+	echo 1 >"$CGROOT/$1/cgroup.freeze" && cg_quiet "$1"
+}
+cg_thaw() {
+	echo 0 >"$CGROOT/$1/cgroup.freeze"
+}
+
 # TAP lines; the test scenario numbers them.
 tap() {
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi

@@ -4,7 +4,9 @@
 #   perf stat -a over tierpush in a 64M cgroup (steered allocations, 100
 #   refused pushes) and a memory.max lowered under its usage (tier reclaim,
 #   swap on): each event's count equals the cgroup's memory.tier_stat
-#   counter delta (steered, refused, reclaims).
+#   counter delta (steered, refused, reclaims), read inside perf's window
+#   once the cgroup is frozen and its reclaim (the high worker's too) has
+#   settled: read after perf ends, it could count a reclaim perf missed.
 #   perf stat --filter 'cgroup_id == N', two cgroups at once: each count
 #   is that cgroup's own.
 #   record.sh --perf (perf record -a -e 'memcg_tier:*' ...) into
@@ -57,9 +59,11 @@ cp "$CGROOT/perf-a/memory.tier_stat" /tmp/perf.before
 perf stat -a -x, -o /tmp/perf.csv $events -- sh -c "
 	. /tracing/bin/lib.sh
 	tierpush_ready perf-a /tmp/perf-a.ready
-	echo 56M >$CGROOT/perf-a/memory.max" >/tmp/perf.out 2>&1
-tap $? "perf stat -a over the workload exits 0"
-cp "$CGROOT/perf-a/memory.tier_stat" /tmp/perf.after
+	echo 56M >$CGROOT/perf-a/memory.max
+	cg_settle perf-a && cp $CGROOT/perf-a/memory.tier_stat /tmp/perf.after" \
+	>/tmp/perf.out 2>&1
+tap $? "perf stat -a over the workload exits 0, its reclaim settled inside the window"
+cg_thaw perf-a
 sed 's/^/  /' /tmp/perf.csv | grep memcg_tier
 for pair in steer:steered migrate_refuse:refused reclaim:reclaims; do
 	ev=memcg_tier_${pair%%:*}

@@ -39,6 +39,8 @@ while [ $(($(cg_numa anon newtask 0) + $(cg_numa anon newtask 1))) -lt $((159 <<
 	usleep 100000
 	i=$((i + 1))
 done
+# The holder's last faults (steered too) must not count as an arrival's
+cg_quiet newtask
 
 # arrive WHAT COMMAND...: run COMMAND, then the TAP line for WHAT
 arrive() {

@@ -31,7 +31,15 @@ tap $([ "$swapped" -ge $((20 << 20)) ]; echo $?) \
 	"the owner's 24M file swapped out: $swapped bytes of swap, $out bytes of shmem left"
 
 cg_run owner memtouch 160 600 >/dev/null 2>&1 &
-sleep 5
+# Filled (and steered) before the count starts: its own steering must not
+# count as the swap-in's
+i=0
+while [ $(($(cg_numa anon owner 0) + $(cg_numa anon owner 1))) -lt $((159 << 20)) ] &&
+      [ $i -lt 600 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
+[ "$TIERED_MODE" = on ] && cg_quiet owner
 [ "$TIERED_MODE" = on ] && steered0=$(tier_stat_field owner 0 steered)
 cg_run reader cat $file >/dev/null
 n0=$(cg_numa shmem owner 0)

@@ -109,6 +109,33 @@ static long tier_stat(const char *cg, int slot, const char *key)
 	return val;
 }
 
+/*
+ * Wait until CG's reclaim and migration counters stay the same for a
+ * second (15 s at most): the high worker reclaims in batches and can run
+ * on after a tier is back within its limit, and a counter read after the
+ * trace stopped must not count what the trace missed.
+ */
+static void settle(const char *cg)
+{
+	static const char *const keys[] = {
+		"reclaims", "reclaimed", "promoted", "demoted", "usage",
+	};
+	unsigned long last = 0, sum;
+	unsigned int i, slot, n;
+
+	for (n = 0; n < 15; n++) {
+		sum = 0;
+		for (slot = 0; slot < 2; slot++)
+			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+				sum = sum * 31 +
+				      (unsigned long)tier_stat(cg, slot, keys[i]);
+		if (sum == last)
+			return;
+		last = sum;
+		sleep(1);
+	}
+}
+
 /* Bytes of memory.numa_stat KEY (anon, file, ...) on NODE */
 static long numa_stat(const char *cg, const char *key, int node)
 {
@@ -493,6 +520,7 @@ static void test_high_worker(void)
 			break;
 		usleep(500000);
 	}
+	settle(cg);
 	trace_stop(cg, 1, &c);
 	tap(a && b && c.peak[0] > h0 && now <= h0,
 	    "high worker: migration took tier 0 to %ld > high %ld, then back to %ld",

@@ -1,7 +1,7 @@
 #!/bin/sh
 # memcg-tier-report top, live in the guest.
 #
-#   top --batch --duration 5 -f csv over the tierpush workload in a 64M
+#   top --batch --duration 8 -f csv over the tierpush workload in a 64M
 #   cgroup (steered allocations, 100 refused pushes): the totals it prints
 #   at the end equal the deltas of the cgroup's memory.tier_stat counters,
 #   tier by tier; one table per interval; tracefs as it was before.
@@ -52,24 +52,28 @@ cg=top-work
 cg_make $cg && echo 64M >"$CGROOT/$cg/memory.max"
 
 rm -f /tmp/top.err
-memcg-tier-report top --batch --duration 5 -f csv >/tmp/top.csv 2>/tmp/top.err &
+memcg-tier-report top --batch --duration 8 -f csv >/tmp/top.csv 2>/tmp/top.err &
 top=$!
 wait_ready /tmp/top.err
 tap $? "top starts tracing"
 cp "$CGROOT/$cg/memory.tier_stat" /tmp/tier_stat.before
 tierpush_ready $cg /tmp/top.ready
+# Read inside top's window, once the cgroup's reclaim has settled: a
+# reclaim the high worker runs after the read would count in top only
+cg_settle $cg
 cp "$CGROOT/$cg/memory.tier_stat" /tmp/tier_stat.after
 kill -0 $top 2>/dev/null
-tap $? "the workload was done while top still ran (else raise --duration)"
+tap $? "the workload was done and settled while top still ran (else raise --duration)"
 wait $top
 rc=$?
+cg_thaw $cg
 sed 's/^/  /' /tmp/top.err
-tap $rc "top --duration 5 exits 0"
+tap $rc "top --duration 8 exits 0"
 # shellcheck disable=SC2046 # one pid per line
 kill $(cat "$CGROOT/$cg/cgroup.procs") 2>/dev/null
 
 n=$(grep -c '^cgroup,tier,nodes,usage,' /tmp/top.csv)
-tap $([ "$n" -ge 4 ]; echo $?) "one table per interval over 5 s ($n)"
+tap $([ "$n" -ge 4 ]; echo $?) "one table per interval over 8 s ($n)"
 
 # Every tier's counters: the events top read against memory.tier_stat
 for tier in 0 1; do
