@@ -122,6 +122,18 @@ for mode in off on; do
 		"host trace-cmd report decodes memcg_tier_charge by name${missing:+ (missing:$missing)}")
 done
 
+# kunit_result CONSOLE SUITE: one TAP line for KUnit suite SUITE from the
+# KTAP a boot printed ("ok N SUITE" once its cases ran), with its cases'
+# verdicts
+kunit_result() {
+	local line cases
+	line=$(grep -m1 -E "^[[:space:]]*(not )?ok [0-9]+ $2\$" "$1" | sed 's/^[[:space:]]*//')
+	cases=$(sed -n "/# Subtest: $2\$/,/ok [0-9]* $2\$/p" "$1" |
+		grep -cE '^[[:space:]]+ok [0-9]+ ')
+	check $([ "${line%% *}" = ok ]; echo $?) \
+		"KUnit suite $2 at boot: ${line:-no result} ($cases cases passed)"
+}
+
 # The same series built with lockdep, KASAN, kmemleak and the VM checks
 # (patches/debug.config): the guest suite with the parameter, then the
 # stress test (tests/guest/stress.sh) with node 1's memory coming and
@@ -137,6 +149,8 @@ tail -n +1 --pid=$debug_build -f $debug_log | sed 's/^/# /'
 if wait $debug_build; then
 	run_qemu="--kernel build/bzImage-debug --timeout 1500" \
 		boot debug out/test-debug no5lvl tiered.skip=exporter,perf,top,trace,tierpush
+	# The KUnit suite memcg_tier (patch 29) ran at boot: its KTAP result
+	count "[debug] " < <(kunit_result out/test-debug/console.log memcg_tier)
 	run_qemu="--kernel build/bzImage-debug --hotplug 512M --slow-mem 0" \
 		boot debug out/test-debug-stress no5lvl tiered.tests=stress
 else

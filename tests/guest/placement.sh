@@ -13,6 +13,8 @@
 #              instead of leaving it empty until the next NUMA scan.
 #   lazyfree   as hotlast, with the hot part given back by MADV_FREE
 #              right after it is faulted in and then only read.
+#   acct       (with the parameter) the exchange's record, allocated by
+#              its first run, is charged to the cgroup's parent.
 #   allhot     (with the parameter) three cgroups of 70M, all hot, each
 #              scanned every 3 s: the exchange backs off instead of
 #              ping-ponging.
@@ -101,6 +103,28 @@ pct=$(echo "$last" | sed -n 's/.*hot_fast=\([0-9.]*\).*/\1/p')
 tap $(awk -v p="${pct:-0}" -v t="${t:-999}" 'BEGIN { exit !(p >= 95 && t <= 60) }'; echo $?) \
 	"hot part lazily freed (MADV_FREE) and read on: ${pct:-?}% of it on the fast tier after ${t:-?} s"
 end_cg $cg
+
+# --- the exchange's record is charged to the parent -----------------------
+# A cgroup's exchange keeps a record of 160K once it has run.  It is the
+# cgroup's own memory, charged as the cgroup itself is, to its parent: a
+# delegated subtree pays for the exchanges of the cgroups it creates.
+# memory.stat's kernel is hierarchical, so the parent's own is its figure
+# less the child's.
+if [ $on = 1 ]; then
+	own_kernel() {
+		echo $(( $(sed -n 's/^kernel //p' "$CGROOT/acct/memory.stat") -
+			 $(sed -n 's/^kernel //p' "$CGROOT/acct/c/memory.stat") ))
+	}
+	mkdir "$CGROOT/acct" && echo +memory >"$CGROOT/acct/cgroup.subtree_control"
+	new_cg acct/c 100M
+	k0=$(own_kernel)
+	cg_run acct/c hotlast 35 35 60 95 >/tmp/acct.out
+	k1=$(own_kernel)
+	tap $([ $((k1 - k0)) -ge $((160 << 10)) ]; echo $?) \
+		"the exchange's record is charged to the parent: its own kernel memory grew by $((k1 - k0)) bytes (at least 160K), the hot part at $(tail -n 1 /tmp/acct.out | sed -n 's/.*hot_fast=\([0-9.]*\).*/\1/p')%"
+	end_cg acct/c
+	rmdir "$CGROOT/acct"
+fi
 
 # --- every page hot, more than the fast share, in three cgroups ----------
 # NUMA balancing scans each task every 3 s here, as it comes to for tasks

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -718,6 +719,52 @@ static void test_promotion_gate(void)
 	cg_destroy(cg);
 }
 
+/*
+ * /sys/fs/cgroup/pinned  memory.max = 128M
+ *   64K on node 1 (16 pages) held in a pipe by vmsplice(2): its pages
+ *   have references that migration does not expect, so each move fails
+ *   after the destination tier was charged, pass after pass.
+ *   move_pages() to node 0 moves none of them, and no tier counts a page
+ *   as promoted or demoted: the counters count moves that happened.
+ */
+static void test_failed_moves(void)
+{
+	const char *cg = "pinned";
+	unsigned long len = 64 * 1024;
+	long p0 = -1, d1 = -1, on0 = -1, ret = -1;
+	int pipefd[2] = { -1, -1 };
+	struct iovec iov;
+	char *p;
+
+	if (!feature_on)
+		return;
+	if (cg_create(cg, 128 * MB)) {
+		tap(0, "failed moves: create cgroup %s", cg);
+		return;
+	}
+	p = region(len, 1);
+	iov.iov_base = p;
+	iov.iov_len = len;
+	if (p && !pipe(pipefd) &&
+	    vmsplice(pipefd[1], &iov, 1, SPLICE_F_NONBLOCK) == (ssize_t)len) {
+		p0 = tier_stat(cg, 0, "promoted");
+		d1 = tier_stat(cg, 1, "demoted");
+		ret = move_region(p, len, 0, 0, &on0);
+		p0 = tier_stat(cg, 0, "promoted") - p0;
+		d1 = tier_stat(cg, 1, "demoted") - d1;
+	}
+	tap(ret > 0 && on0 == 0 && p0 == 0 && d1 == 0,
+	    "failed moves: %ld of %ld pages held by a pipe not moved (%ld moved), %ld counted promoted, %ld demoted",
+	    ret, (long)(len / page_size), on0, p0, d1);
+	if (pipefd[0] >= 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+	}
+	if (p)
+		munmap(p, len);
+	cg_destroy(cg);
+}
+
 int main(void)
 {
 	const char *mode = getenv("TIERED_MODE");
@@ -751,6 +798,7 @@ int main(void)
 	test_steering_and_charge_reclaim();
 	test_migration_refusal();
 	test_high_worker();
+	test_failed_moves();
 	test_promotion_gate();
 	test_protection();
 
