@@ -9,6 +9,8 @@
 #   make fuzz   the analyzer's decoder under libFuzzer, bounded in time
 #   make mutations  break each enforcement point in turn, show which guest
 #               tests catch it (a kernel build and a boot per mutation)
+#   make soak   the stress boot of make test on the debug kernel for longer:
+#               make soak SECONDS=1800 [SEED=N] (tierstress's seed)
 #
 # Each installs what is missing first (make deps).
 
@@ -22,7 +24,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(wildcard tests/gues
 GUEST_FILES := $(shell find initramfs tracing tests/guest -type f 2>/dev/null)
 
 .PHONY: all deps kernel kernel-debug perf initramfs analyzer install run test check bench \
-	fuzz fixtures mutations \
+	fuzz fixtures mutations soak \
 	clean distclean
 
 all: kernel initramfs
@@ -107,6 +109,10 @@ bench: deps
 mutations: deps
 	@$(MAKE) --no-print-directory kernel perf initramfs
 	@tests/mutations.sh; status=$$?; scripts/kernel.sh build >/dev/null; exit $$status
+
+soak: deps
+	@$(MAKE) --no-print-directory kernel-debug perf initramfs
+	@scripts/soak.sh $(or $(SECONDS),1800) $(SEED)
 
 fuzz:
 	@scripts/deps.sh clang libclang-rt-14-dev

@@ -18,6 +18,16 @@
 #             comes back), onlined, used for 20 s, offlined under load
 #             and ejected through ACPI (node 1 memoryless again), in a
 #             loop that ends with the DIMM online
+#   tierstress  the seeded randomized stress (tracing/workloads/
+#             tierstress.c) under /sys/fs/cgroup/tierstress: 4 workers
+#             picking from its table of operations (mappings, every
+#             madvise, mlock, mremap, fork, exec, memory policies,
+#             move_pages, migrate_pages, nested cgroups and their limits,
+#             cpuset.mems and +/-cpuset, numa_balancing, demotion,
+#             swapoff, drop_caches, node 1's memory blocks) and checking
+#             the split, empty cgroups and frozen usage as it goes.
+#             tiered.seed=N replays a seed; tiered.stress_min=N (default
+#             100) is how often each operation must have run.
 # Demotion comes from the cgroups' pressure (demotion_enabled=1).
 #
 # Then, with every live cgroup frozen:
@@ -36,6 +46,9 @@
 
 SECONDS_TOTAL=$(sed -n 's/.*tiered\.stress=\([0-9]*\).*/\1/p' /proc/cmdline)
 SECONDS_TOTAL=${SECONDS_TOTAL:-180}
+SEED=$(sed -n 's/.*tiered\.seed=\([0-9]*\).*/\1/p' /proc/cmdline)
+MIN_EACH=$(sed -n 's/.*tiered\.stress_min=\([0-9]*\).*/\1/p' /proc/cmdline)
+MIN_EACH=${MIN_EACH:-100}
 top=stress
 ops=/tmp/stress.ops
 stop=/tmp/stress.stop
@@ -177,11 +190,20 @@ cg_run $top/mig pingpong 16 "$SECONDS_TOTAL" >/tmp/pingpong.out 2>&1 &
 pp=$!
 ( while running; do cg_run $top/promo hotlast 24 24 30 >/dev/null 2>&1; op hotlast; done ) &
 pids="$pids $!"
+tierstress ${SEED:+-s $SEED} -t "$SECONDS_TOTAL" -w 4 -r "$CGROOT/tierstress" \
+	-f /scratch -S "$(disk swap)" -m "$MIN_EACH" >/tmp/tierstress.out 2>&1 &
+ts=$!
 sleep "$SECONDS_TOTAL"
 touch "$stop"
 echo "  stopping after $(( $(date +%s) - start )) s"
 wait $pp
 wait $pids
+wait $ts
+ts_status=$?
+sed -n '1p' /tmp/tierstress.out
+grep -vE '^(seed |op |skipped |check |errno )' /tmp/tierstress.out | sed 's/^/  /'
+grep -E '^(op |check )' /tmp/tierstress.out | sed 's/^/  /'
+tap $ts_status "tierstress ($(sed -n 's/^seed //p' /tmp/tierstress.out | head -1)): $(grep -c '^op ' /tmp/tierstress.out) kinds of operation, each at least $MIN_EACH times, $(sed -n 's/^violations //p' /tmp/tierstress.out) violations: $(tail -n 1 /tmp/tierstress.out)"
 
 # Quiesce: no faults, no migration by request; kswapd and the stats
 # flusher may still move or count pages, so the checks retry
