@@ -70,6 +70,17 @@ tierpush_ready() {
 	[ -e "$2" ]
 }
 
+# cg_wait_anon NAME MIB: until cgroup NAME has MIB of anonymous memory on
+# its nodes (60 s at most), a workload's faults done.
+cg_wait_anon() {
+	local i=0
+	while [ $(($(cg_numa anon "$1" 0) + $(cg_numa anon "$1" 1))) -lt $(($2 << 20)) ] &&
+	      [ $i -lt 600 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
+}
+
 # cg_quiet NAME: wait until cgroup NAME's memory.tier_stat stays the same
 # for a second (15 s at most), so that what its tasks started and the
 # reclaim a limit write started asynchronously (the high worker) have

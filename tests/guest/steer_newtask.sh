@@ -33,12 +33,7 @@ echo 200M >"$CGROOT/newtask/memory.max"
 
 cg_run newtask memtouch 160 600 >/dev/null 2>&1 &
 holder=$!
-i=0
-while [ $(($(cg_numa anon newtask 0) + $(cg_numa anon newtask 1))) -lt $((159 << 20)) ] &&
-      [ $i -lt 600 ]; do
-	usleep 100000
-	i=$((i + 1))
-done
+cg_wait_anon newtask 159
 # The holder's last faults (steered too) must not count as an arrival's
 cg_quiet newtask
 

@@ -33,12 +33,7 @@ tap $([ "$swapped" -ge $((20 << 20)) ]; echo $?) \
 cg_run owner memtouch 160 600 >/dev/null 2>&1 &
 # Filled (and steered) before the count starts: its own steering must not
 # count as the swap-in's
-i=0
-while [ $(($(cg_numa anon owner 0) + $(cg_numa anon owner 1))) -lt $((159 << 20)) ] &&
-      [ $i -lt 600 ]; do
-	usleep 100000
-	i=$((i + 1))
-done
+cg_wait_anon owner 159
 [ "$TIERED_MODE" = on ] && cg_quiet owner
 [ "$TIERED_MODE" = on ] && steered0=$(tier_stat_field owner 0 steered)
 cg_run reader cat $file >/dev/null
