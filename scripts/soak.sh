@@ -1,10 +1,10 @@
 #!/bin/bash
 # "make soak [SECONDS=N] [SEED=N]": the stress boot of "make test"
-# (tests/guest/stress.sh: the shell stress and the seeded tierstress
-# together, then the exact accounting checks) on the debug kernel, for N
-# seconds (default 1800); SEED replays a tierstress seed.  Prints the
-# seed, every operation count and the checks; the last line is
-# "N passed, N failed".
+# (tests/guest/stress.sh) on the debug kernel for longer: the shell
+# stress and its exact accounting checks for half of N seconds (default
+# 1800), then the seeded tierstress for the other half; SEED replays a
+# tierstress seed.  Prints the seed, every operation's count and the
+# checks; the last line is "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -17,7 +17,7 @@ case $seed in *[!0-9]*) echo "soak: SEED must be a number" >&2; exit 2 ;; esac
 echo "# soak: the stress boot on build/bzImage-debug for $secs s${seed:+, seed $seed} (console: $out/console.log)"
 ./run-qemu.sh --quiet --scenario test --out $out --kernel build/bzImage-debug \
 	--hotplug 512M --slow-mem 0 --timeout $((secs + 1500)) \
-	--append "no5lvl cgroup.memory=tiered_limits tiered.tests=stress tiered.stress=$secs${seed:+ tiered.seed=$seed}" \
+	--append "no5lvl cgroup.memory=tiered_limits tiered.tests=stress tiered.stress=$((secs / 2)) tiered.tierstress=$((secs - secs / 2))${seed:+ tiered.seed=$seed}" \
 	>$out.log 2>&1
 rc=$?
 # The seed, each operation's count and the checks tierstress made

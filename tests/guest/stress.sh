@@ -1,10 +1,12 @@
 #!/bin/sh
 # Stress: everything that charges, moves or re-splits tier memory at once,
 # for 180 s (tiered.stress=SECONDS on the kernel command line changes it),
-# then exact accounting checks.  Runs only in a boot of its own, started
-# with run-qemu.sh --hotplug SIZE --slow-mem 0 (tiered.tests=stress): node
-# 1's only memory is a DIMM that comes and goes.  make test runs it on the
-# debug kernel with the parameter.
+# then exact accounting checks; then the seeded randomized stress,
+# tierstress, alone for 180 s (tiered.tierstress=SECONDS).  Runs only in a
+# boot of its own, started with run-qemu.sh --hotplug SIZE --slow-mem 0
+# (tiered.tests=stress): node 1's only memory is a DIMM that comes and
+# goes.  make test runs it on the debug kernel with the parameter, make
+# soak for longer.
 #
 # Concurrently, under /sys/fs/cgroup/stress:
 #   churn     4 loops, each keeping 4 cgroups alive: remove the oldest
@@ -18,16 +20,6 @@
 #             comes back), onlined, used for 20 s, offlined under load
 #             and ejected through ACPI (node 1 memoryless again), in a
 #             loop that ends with the DIMM online
-#   tierstress  the seeded randomized stress (tracing/workloads/
-#             tierstress.c) under /sys/fs/cgroup/tierstress: 4 workers
-#             picking from its table of operations (mappings, every
-#             madvise, mlock, mremap, fork, exec, memory policies,
-#             move_pages, migrate_pages, nested cgroups and their limits,
-#             cpuset.mems and +/-cpuset, numa_balancing, demotion,
-#             swapoff, drop_caches, node 1's memory blocks) and checking
-#             the split, empty cgroups and frozen usage as it goes.
-#             tiered.seed=N replays a seed; tiered.stress_min=N (default
-#             100) is how often each operation must have run.
 # Demotion comes from the cgroups' pressure (demotion_enabled=1).
 #
 # Then, with every live cgroup frozen:
@@ -40,6 +32,16 @@
 #     as a live cgroup's does: what removed cgroups still have charged is
 #     pages they still own, no tier charge without a page
 #   - every kind of operation happened at least once (counts printed)
+#
+# Then tierstress (tracing/workloads/tierstress.c) under
+# /sys/fs/cgroup/tierstress: 4 workers pick from its table of operations
+# (mappings, every madvise, mlock, mremap, fork, exec, memory policies,
+# move_pages, migrate_pages, nested cgroups and their limits, cpuset.mems
+# and +/-cpuset, numa_balancing, demotion, swapoff, drop_caches, node 1's
+# memory blocks) and check the split, empty cgroups, frozen usage and the
+# kernel log as they go.  It prints its seed first and every operation's
+# count last; tiered.seed=N replays a seed, and each operation must have
+# run tiered.stress_min=N times (100).
 # A kernel report fails the boot (run-qemu.sh); init scans kmemleak after
 # the test.
 . /tracing/bin/lib.sh
@@ -49,6 +51,8 @@ SECONDS_TOTAL=${SECONDS_TOTAL:-180}
 SEED=$(sed -n 's/.*tiered\.seed=\([0-9]*\).*/\1/p' /proc/cmdline)
 MIN_EACH=$(sed -n 's/.*tiered\.stress_min=\([0-9]*\).*/\1/p' /proc/cmdline)
 MIN_EACH=${MIN_EACH:-100}
+TIERSTRESS_SECONDS=$(sed -n 's/.*tiered\.tierstress=\([0-9]*\).*/\1/p' /proc/cmdline)
+TIERSTRESS_SECONDS=${TIERSTRESS_SECONDS:-180}
 top=stress
 ops=/tmp/stress.ops
 stop=/tmp/stress.stop
@@ -190,20 +194,11 @@ cg_run $top/mig pingpong 16 "$SECONDS_TOTAL" >/tmp/pingpong.out 2>&1 &
 pp=$!
 ( while running; do cg_run $top/promo hotlast 24 24 30 >/dev/null 2>&1; op hotlast; done ) &
 pids="$pids $!"
-tierstress ${SEED:+-s $SEED} -t "$SECONDS_TOTAL" -w 4 -r "$CGROOT/tierstress" \
-	-f /scratch -S "$(disk swap)" -m "$MIN_EACH" >/tmp/tierstress.out 2>&1 &
-ts=$!
 sleep "$SECONDS_TOTAL"
 touch "$stop"
 echo "  stopping after $(( $(date +%s) - start )) s"
 wait $pp
 wait $pids
-wait $ts
-ts_status=$?
-sed -n '1p' /tmp/tierstress.out
-grep -vE '^(seed |op |skipped |check |errno )' /tmp/tierstress.out | sed 's/^/  /'
-grep -E '^(op |check )' /tmp/tierstress.out | sed 's/^/  /'
-tap $ts_status "tierstress ($(sed -n 's/^seed //p' /tmp/tierstress.out | head -1)): $(grep -c '^op ' /tmp/tierstress.out) kinds of operation, each at least $MIN_EACH times, $(sed -n 's/^violations //p' /tmp/tierstress.out) violations: $(tail -n 1 /tmp/tierstress.out)"
 
 # Quiesce: no faults, no migration by request; kswapd and the stats
 # flusher may still move or count pages, so the checks retry
@@ -370,6 +365,26 @@ tap $([ -z "$none" ]; echo $?) \
 for d in "$CGROOT/$top"/*/; do echo 1 >"$d/cgroup.kill"; echo 0 >"$d/cgroup.freeze"; done
 for cg in $live; do cg_wait_empty "$cg"; rmdir "$CGROOT/$cg"; done
 rm -rf "$files" /scratch/*
+rmdir "$CGROOT/$top"
+
+# --- tierstress, alone -----------------------------------------------------
+# Its own phase: its swapoff charges swapped pages back to their cgroups,
+# which can OOM-kill the shell stress's workloads at their limits, and
+# both at once would starve each other on a small guest.
+swap_on || { tap 1 "swap on the 'swap' disk again"; exit 1; }
+echo 2 >/proc/sys/kernel/numa_balancing
+# tierstress confines cgroups to node 1 and offlines node 1's memory: the
+# OOM killer of a cpuset without memory left may pick any task, and the
+# suite's own shells must not be the ones it picks
+for p in $$ $PPID; do echo -1000 >/proc/$p/oom_score_adj; done
+tierstress ${SEED:+-s $SEED} -t "$TIERSTRESS_SECONDS" -w 4 -r "$CGROOT/tierstress" \
+	-f /scratch -S "$(disk swap)" -m "$MIN_EACH" >/tmp/tierstress.out 2>&1
+ts_status=$?
+sed -n '1p' /tmp/tierstress.out
+sed '1d' /tmp/tierstress.out | sed 's/^/  /'
+tap $ts_status "tierstress (seed $(sed -n 's/^seed //p' /tmp/tierstress.out | head -1), $TIERSTRESS_SECONDS s): $(grep -c '^op ' /tmp/tierstress.out) kinds of operation, each at least $MIN_EACH times, $(sed -n 's/^violations //p' /tmp/tierstress.out) violations: $(tail -n 1 /tmp/tierstress.out)"
+for p in $$ $PPID; do echo 0 >/proc/$p/oom_score_adj; done
+swap_off
+rm -rf /scratch/*
 umount /scratch
 echo 0 >/proc/sys/kernel/numa_balancing
-rmdir "$CGROOT/$top"

@@ -95,7 +95,7 @@
 #define MAX_CGS 512
 #define NARGS 6
 #define OP_TIMEOUT 15		/* s: the alarm bounding one operation */
-#define RATE_MS 1000		/* swapoff, offline: at most this often */
+#define RATE_MS 400		/* swapoff, offline: at most this often */
 #define ERRNO_MAX 256
 #define EXIT_FLAG "--tierstress-exit"
 #define SYSMEM "/sys/devices/system/memory"
