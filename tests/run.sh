@@ -124,11 +124,12 @@ done
 
 # kunit_result CONSOLE SUITE: one TAP line for KUnit suite SUITE from the
 # KTAP a boot printed ("ok N SUITE" once its cases ran), with its cases'
-# verdicts
+# verdicts; the serial console ends its lines with CR LF
 kunit_result() {
 	local line cases
-	line=$(grep -m1 -E "^[[:space:]]*(not )?ok [0-9]+ $2\$" "$1" | sed 's/^[[:space:]]*//')
-	cases=$(sed -n "/# Subtest: $2\$/,/ok [0-9]* $2\$/p" "$1" |
+	line=$(tr -d '\r' <"$1" | grep -m1 -E "^[[:space:]]*(not )?ok [0-9]+ $2\$" |
+		sed 's/^[[:space:]]*//')
+	cases=$(tr -d '\r' <"$1" | sed -n "/# Subtest: $2\$/,/ok [0-9]* $2\$/p" |
 		grep -cE '^[[:space:]]+ok [0-9]+ ')
 	check $([ "${line%% *}" = ok ]; echo $?) \
 		"KUnit suite $2 at boot: ${line:-no result} ($cases cases passed)"
