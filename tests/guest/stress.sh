@@ -41,7 +41,8 @@
 # memory blocks) and check the split, empty cgroups, frozen usage and the
 # kernel log as they go.  It prints its seed first and every operation's
 # count last; tiered.seed=N replays a seed, and each operation must have
-# run tiered.stress_min=N times (100).
+# run tiered.stress_min=N times (100); tiered.stress_balancing=N keeps
+# numa_balancing at N instead of flipping it.
 # A kernel report fails the boot (run-qemu.sh); init scans kmemleak after
 # the test.
 . /tracing/bin/lib.sh
@@ -53,6 +54,7 @@ MIN_EACH=$(sed -n 's/.*tiered\.stress_min=\([0-9]*\).*/\1/p' /proc/cmdline)
 MIN_EACH=${MIN_EACH:-100}
 TIERSTRESS_SECONDS=$(sed -n 's/.*tiered\.tierstress=\([0-9]*\).*/\1/p' /proc/cmdline)
 TIERSTRESS_SECONDS=${TIERSTRESS_SECONDS:-180}
+BALANCING=$(sed -n 's/.*tiered\.stress_balancing=\([0-9]*\).*/\1/p' /proc/cmdline)
 top=stress
 ops=/tmp/stress.ops
 stop=/tmp/stress.stop
@@ -377,8 +379,13 @@ echo 2 >/proc/sys/kernel/numa_balancing
 # OOM killer of a cpuset without memory left may pick any task, and the
 # suite's own shells must not be the ones it picks
 for p in $$ $PPID; do echo -1000 >/proc/$p/oom_score_adj; done
-tierstress ${SEED:+-s $SEED} -t "$TIERSTRESS_SECONDS" -w 4 -r "$CGROOT/tierstress" \
-	-f /scratch -S "$(disk swap)" -m "$MIN_EACH" >/tmp/tierstress.out 2>&1
+# The seed on the console before the run: a kernel crash loses the test's
+# buffered output, and the seed is what replays it
+SEED=${SEED:-$((RANDOM * 32768 * 32768 + RANDOM * 32768 + RANDOM))}
+echo "tierstress: seed $SEED" >/dev/console
+tierstress -s "$SEED" -t "$TIERSTRESS_SECONDS" -w 4 -r "$CGROOT/tierstress" \
+	-f /scratch -S "$(disk swap)" -m "$MIN_EACH" ${BALANCING:+-b $BALANCING} \
+	>/tmp/tierstress.out 2>&1
 ts_status=$?
 sed -n '1p' /tmp/tierstress.out
 sed '1d' /tmp/tierstress.out | sed 's/^/  /'

@@ -5,14 +5,16 @@
  * memory hotplug state).
  *
  *   tierstress [-s SEED] [-t SECONDS] [-w WORKERS] [-r DIR] [-f FILEDIR]
- *              [-S SWAPDEV] [-m MIN_EACH]
+ *              [-S SWAPDEV] [-m MIN_EACH] [-b NUMA_BALANCING]
  *
  * -s seed (default: time and pid; printed first, "seed N"), -t run time
  * (default 60 s), -w worker processes (default 4, at most 16), -r the
  * cgroup everything is made under (default /sys/fs/cgroup/tierstress;
  * run tierstress outside it), -f directory for file mappings (default
  * /tmp), -S swap device for the swapoff op (skipped without), -m fail
- * unless every op ran at least MIN_EACH times.
+ * unless every op ran at least MIN_EACH times, -b the one value the
+ * numa_balancing op writes (default: 0, 1 or 2 at random; 6.12 can oops
+ * in task_numa_fault() when the mode changes while pages migrate).
  *
  * Workers, each in its leaf DIR/wN, loop until the deadline: pick an op
  * from ops[] by weight, run it under an alarm, count it.  Ops map, touch,
@@ -186,6 +188,7 @@ static struct shared *sh;
 static const char *cg_dir = "/sys/fs/cgroup/tierstress";
 static const char *file_dir = "/tmp";
 static const char *swap_dev;
+static const char *balancing;	/* -b: numa_balancing's only value */
 static uint64_t seed;
 static long deadline;
 static int nworkers = 4;
@@ -1286,7 +1289,8 @@ static int op_knob(struct worker *w, struct call *c)
 
 	if (lock < 0)
 		return OP_SKIP;
-	ret = write_file(knobs[c->arg].path, knobs[c->arg].vals[c->a[2] % 3]);
+	ret = write_file(knobs[c->arg].path, !c->arg && balancing ? balancing :
+			 knobs[c->arg].vals[c->a[2] % 3]);
 	close(lock);
 	return done(w, ret);
 }
@@ -1722,7 +1726,7 @@ static int cg_setup(void)
 
 static void __attribute__((noreturn)) usage(void)
 {
-	fprintf(stderr, "usage: tierstress [-s SEED] [-t SECONDS] [-w WORKERS] [-r DIR] [-f FILEDIR] [-S SWAPDEV] [-m MIN_EACH]\n");
+	fprintf(stderr, "usage: tierstress [-s SEED] [-t SECONDS] [-w WORKERS] [-r DIR] [-f FILEDIR] [-S SWAPDEV] [-m MIN_EACH] [-b NUMA_BALANCING]\n");
 	exit(2);
 }
 
@@ -1754,7 +1758,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	seed = (uint64_t)time(NULL) << 24 ^ (uint64_t)getpid() << 8 ^
 	       ts.tv_nsec;
-	while ((opt = getopt(argc, argv, "s:t:w:r:f:S:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:w:r:f:S:m:b:")) != -1) {
 		switch (opt) {
 		case 's': seed = number(optarg, ULLONG_MAX); break;
 		case 't': secs = number(optarg, 10000000); break;
@@ -1763,6 +1767,7 @@ int main(int argc, char **argv)
 		case 'f': file_dir = optarg; break;
 		case 'S': swap_dev = optarg; break;
 		case 'm': min_each = number(optarg, LONG_MAX); break;
+		case 'b': balancing = optarg; break;
 		default: usage();
 		}
 	}
