@@ -18,6 +18,9 @@
 #   allhot     (with the parameter) three cgroups of 70M, all hot, each
 #              scanned every 3 s: the exchange backs off instead of
 #              ping-ponging.
+#   modeflip   4M on the slow node, scanned under numa_balancing=2 (which
+#              keeps scan times where the last CPU and PID go), moved to
+#              the fast node and written under numa_balancing=1: no oops.
 #
 # The cpuset and MPOL_BIND rules of placement are tested by the kernel's
 # selftest, test_memcg_tiers (tests/guest/memcg_tiers.sh).
@@ -165,6 +168,19 @@ if [ $on = 1 ]; then
 	echo "$pmin" >$nb/scan_period_min_ms
 	echo "$pmax" >$nb/scan_period_max_ms
 fi
+
+# --- tiering mode's scan times read as CPUs ------------------------------
+# An administrator may switch NUMA balancing between its modes at any
+# time.  Tiering mode keeps a slow page's scan time where a fast page keeps
+# the CPU and PID that last touched it; a page moved up after the switch
+# to normal mode must not hand that time to the hint fault as a CPU.
+new_cg modeflip 100M
+out=$(cg_run modeflip modeflip 4 1 0 6)
+faults=$(awk '$1 == "numa_hint_faults" { print $2 }' "$CGROOT/modeflip/memory.stat")
+tap $([ "$(echo "$out" | sed -n 's/^slow=\([0-9]*\) fast=\([0-9]*\) .*/\1 \2/p')" = "1024 1024" ] &&
+      [ "${faults:-0}" -ge 1024 ]; echo $?) \
+	"4M scanned on the slow node under numa_balancing=2, moved up and written under numa_balancing=1: ${out:-no output}, $faults hint faults (all 1024 pages on each node, at least 1024 faults)"
+end_cg modeflip
 echo 0 >/proc/sys/kernel/numa_balancing
 
 swap_off
