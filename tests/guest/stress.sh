@@ -41,8 +41,7 @@
 # memory blocks) and check the split, empty cgroups, frozen usage and the
 # kernel log as they go.  It prints its seed first and every operation's
 # count last; tiered.seed=N replays a seed, and each operation must have
-# run tiered.stress_min=N times (100); tiered.stress_balancing=N keeps
-# numa_balancing at N instead of flipping it.
+# run tiered.stress_min=N times (100).
 # A kernel report fails the boot (run-qemu.sh); init scans kmemleak after
 # the test.
 . /tracing/bin/lib.sh
@@ -54,7 +53,6 @@ MIN_EACH=$(sed -n 's/.*tiered\.stress_min=\([0-9]*\).*/\1/p' /proc/cmdline)
 MIN_EACH=${MIN_EACH:-100}
 TIERSTRESS_SECONDS=$(sed -n 's/.*tiered\.tierstress=\([0-9]*\).*/\1/p' /proc/cmdline)
 TIERSTRESS_SECONDS=${TIERSTRESS_SECONDS:-180}
-BALANCING=$(sed -n 's/.*tiered\.stress_balancing=\([0-9]*\).*/\1/p' /proc/cmdline)
 top=stress
 ops=/tmp/stress.ops
 stop=/tmp/stress.stop
@@ -384,7 +382,7 @@ for p in $$ $PPID; do echo -1000 >/proc/$p/oom_score_adj; done
 SEED=${SEED:-$((RANDOM * 32768 * 32768 + RANDOM * 32768 + RANDOM))}
 echo "tierstress: seed $SEED" >/dev/console
 tierstress -s "$SEED" -t "$TIERSTRESS_SECONDS" -w 4 -r "$CGROOT/tierstress" \
-	-f /scratch -S "$(disk swap)" -m "$MIN_EACH" ${BALANCING:+-b $BALANCING} \
+	-f /scratch -S "$(disk swap)" -m "$MIN_EACH" \
 	>/tmp/tierstress.out 2>&1
 ts_status=$?
 sed -n '1p' /tmp/tierstress.out

@@ -5,16 +5,14 @@
  * memory hotplug state).
  *
  *   tierstress [-s SEED] [-t SECONDS] [-w WORKERS] [-r DIR] [-f FILEDIR]
- *              [-S SWAPDEV] [-m MIN_EACH] [-b NUMA_BALANCING]
+ *              [-S SWAPDEV] [-m MIN_EACH]
  *
  * -s seed (default: time and pid; printed first, "seed N"), -t run time
  * (default 60 s), -w worker processes (default 4, at most 16), -r the
  * cgroup everything is made under (default /sys/fs/cgroup/tierstress;
  * run tierstress outside it), -f directory for file mappings (default
  * /tmp), -S swap device for the swapoff op (skipped without), -m fail
- * unless every op ran at least MIN_EACH times, -b the one value the
- * numa_balancing op writes (default: 0, 1 or 2 at random; 6.12 can oops
- * in task_numa_fault() when the mode changes while pages migrate).
+ * unless every op ran at least MIN_EACH times.
  *
  * Workers, each in its leaf DIR/wN, loop until the deadline: pick an op
  * from ops[] by weight, run it under an alarm, count it.  Ops map, touch,
@@ -188,7 +186,6 @@ static struct shared *sh;
 static const char *cg_dir = "/sys/fs/cgroup/tierstress";
 static const char *file_dir = "/tmp";
 static const char *swap_dev;
-static const char *balancing;	/* -b: numa_balancing's only value */
 static uint64_t seed;
 static long deadline;
 static int nworkers = 4;
@@ -1289,8 +1286,7 @@ static int op_knob(struct worker *w, struct call *c)
 
 	if (lock < 0)
 		return OP_SKIP;
-	ret = write_file(knobs[c->arg].path, !c->arg && balancing ? balancing :
-			 knobs[c->arg].vals[c->a[2] % 3]);
+	ret = write_file(knobs[c->arg].path, knobs[c->arg].vals[c->a[2] % 3]);
 	close(lock);
 	return done(w, ret);
 }
@@ -1396,9 +1392,10 @@ static int op_block(struct worker *w, struct call *c)
 
 /*
  * Every operation: name, weight, function, argument, region needed.  An
- * op of weight w runs about N * w / 178 times in N iterations: system-wide
- * ones (w = 2) reach 100 at N = 8900, 12 per second per worker over
- * 180 s with 4 workers.
+ * op of weight w runs about N * w / 186 times in N iterations: the least
+ * weighted (w = 3) reach 100 at N = 6200, 5 per second per worker over
+ * 300 s with 4 workers.  The memory-block ops weigh more because they
+ * skip whenever no block may change state.
  */
 static const struct op ops[] = {
 	{ "mmap_anon", 4, op_mmap, R_ANON, NO_REGION },
@@ -1452,12 +1449,12 @@ static const struct op ops[] = {
 	{ "subtree_cpuset", 3, op_cpuset, 1, NO_REGION },
 	{ "check_split", 4, op_check_split, 0, NO_REGION },
 	{ "check_sum", 3, op_check_sum, 0, NO_REGION },
-	{ "numa_balancing", 2, op_knob, 0, NO_REGION },
-	{ "demotion", 2, op_knob, 1, NO_REGION },
-	{ "drop_caches", 2, op_knob, 2, NO_REGION },
-	{ "swapoff", 2, op_swapoff, 0, NO_REGION },
-	{ "block_offline", 2, op_block, 0, NO_REGION },
-	{ "block_online", 2, op_block, 1, NO_REGION },
+	{ "numa_balancing", 3, op_knob, 0, NO_REGION },
+	{ "demotion", 3, op_knob, 1, NO_REGION },
+	{ "drop_caches", 3, op_knob, 2, NO_REGION },
+	{ "swapoff", 3, op_swapoff, 0, NO_REGION },
+	{ "block_offline", 4, op_block, 0, NO_REGION },
+	{ "block_online", 4, op_block, 1, NO_REGION },
 };
 #define NR_OPS ((int)(sizeof(ops) / sizeof(ops[0])))
 _Static_assert(NR_OPS <= MAX_OPS, "MAX_OPS too small");
@@ -1726,7 +1723,7 @@ static int cg_setup(void)
 
 static void __attribute__((noreturn)) usage(void)
 {
-	fprintf(stderr, "usage: tierstress [-s SEED] [-t SECONDS] [-w WORKERS] [-r DIR] [-f FILEDIR] [-S SWAPDEV] [-m MIN_EACH] [-b NUMA_BALANCING]\n");
+	fprintf(stderr, "usage: tierstress [-s SEED] [-t SECONDS] [-w WORKERS] [-r DIR] [-f FILEDIR] [-S SWAPDEV] [-m MIN_EACH]\n");
 	exit(2);
 }
 
@@ -1758,7 +1755,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	seed = (uint64_t)time(NULL) << 24 ^ (uint64_t)getpid() << 8 ^
 	       ts.tv_nsec;
-	while ((opt = getopt(argc, argv, "s:t:w:r:f:S:m:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:w:r:f:S:m:")) != -1) {
 		switch (opt) {
 		case 's': seed = number(optarg, ULLONG_MAX); break;
 		case 't': secs = number(optarg, 10000000); break;
@@ -1767,7 +1764,6 @@ int main(int argc, char **argv)
 		case 'f': file_dir = optarg; break;
 		case 'S': swap_dev = optarg; break;
 		case 'm': min_each = number(optarg, LONG_MAX); break;
-		case 'b': balancing = optarg; break;
 		default: usage();
 		}
 	}
