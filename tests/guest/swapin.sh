@@ -14,6 +14,19 @@
 #        tier 0: owner's shmem on node 1 is at least 90% of the file, and
 #        owner's tier 0 counts as many steered allocations
 #   off: no memory.tier_stat; the file comes back, charged to owner
+#
+# Then the same from zram, whose swap-ins bypass the swap cache
+# (SWP_SYNCHRONOUS_IO: do_swap_page() allocates the folio itself):
+#
+#   /sys/fs/cgroup/zowner   memory.max 200M: a task faults in 24M, is
+#                           stopped and moved out, and memory.reclaim
+#                           swaps its 24M to zram; then 160M fill tier 0
+#   /sys/fs/cgroup/zmover   no limit: the moved task, continued, touches
+#                           its 24M again, still charged to zowner
+#
+# Expected: as above, zowner's anonymous memory on node 1 grows by at
+# least 90% of 24M, with steered allocations counted (on); the 24M come
+# back charged to zowner (off).
 . /tracing/bin/lib.sh
 
 demotion=$(cat /sys/kernel/mm/numa/demotion_enabled)
@@ -53,4 +66,54 @@ cg_wait_empty owner
 rm -f $file
 rmdir "$CGROOT/owner" "$CGROOT/reader"
 swap_off
+
+# --- the same from zram ---------------------------------------------------
+echo 128M >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
+	swapon /dev/zram0 || { tap 1 "swap on zram0"; exit 1; }
+cg_make zowner && cg_make zmover || exit 1
+echo 200M >"$CGROOT/zowner/memory.max"
+cg_run zowner memtouch 24 600 >/dev/null 2>&1 &
+cg_wait_anon zowner 23
+mover=$(cat "$CGROOT/zowner/cgroup.procs")	# memtouch, not the shell above
+kill -STOP $mover
+echo $mover >"$CGROOT/zmover/cgroup.procs"
+# The first pass finds the pages referenced and only ages them
+i=0
+while [ "$(cat "$CGROOT/zowner/memory.swap.current")" -lt $((20 << 20)) ] &&
+      [ $i -lt 5 ]; do
+	echo 64M >"$CGROOT/zowner/memory.reclaim" 2>/dev/null
+	i=$((i + 1))
+done
+swapped=$(cat "$CGROOT/zowner/memory.swap.current")
+tap $([ "$swapped" -ge $((20 << 20)) ]; echo $?) \
+	"the moved task's 24M, still zowner's, swapped out to zram: $swapped bytes of swap"
+cg_run zowner memtouch 160 600 >/dev/null 2>&1 &
+cg_wait_anon zowner 159
+[ "$TIERED_MODE" = on ] && cg_quiet zowner
+[ "$TIERED_MODE" = on ] && steered0=$(tier_stat_field zowner 0 steered)
+a0=$(cg_numa anon zowner 0)
+a1=$(cg_numa anon zowner 1)
+kill -CONT $mover
+i=0
+while [ "$(cat "$CGROOT/zowner/memory.swap.current")" -gt $((1 << 20)) ] &&
+      [ $i -lt 300 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
+d0=$(($(cg_numa anon zowner 0) - a0))
+d1=$(($(cg_numa anon zowner 1) - a1))
+if [ "$TIERED_MODE" = on ]; then
+	steered=$(($(tier_stat_field zowner 0 steered) - steered0))
+	tap $([ "$d1" -ge $(( (24 << 20) * 9 / 10 )) ] && [ "$steered" -gt 0 ]; echo $?) \
+		"read back from zram by a task that left, its 24M are placed for zowner's full tier 0: anon on node 1 +$d1 bytes, on node 0 +$d0; $steered allocations steered"
+else
+	tap $([ $((d0 + d1)) -ge $(( (24 << 20) * 9 / 10 )) ]; echo $?) \
+		"read back from zram by a task that left, the 24M are charged to zowner again: anon on node 0 +$d0 bytes, on node 1 +$d1"
+fi
+kill $mover
+echo 1 >"$CGROOT/zowner/cgroup.kill"
+cg_wait_empty zowner
+cg_wait_empty zmover
+rmdir "$CGROOT/zowner" "$CGROOT/zmover"
+swapoff /dev/zram0
 echo "$demotion" >/sys/kernel/mm/numa/demotion_enabled

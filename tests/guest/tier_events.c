@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -765,6 +767,75 @@ static void test_failed_moves(void)
 	cg_destroy(cg);
 }
 
+/*
+ * /sys/fs/cgroup/remote  memory.max = 112M (tier 0 max T0, about 84M)
+ *   a child in it maps 96M and waits; this process, back in the root
+ *   cgroup, writes every page through /proc/CHILD/mem.  Those faults are
+ *   charged to the child's memcg, so steering follows it, not the
+ *   writer's unlimited root: past T0 the rest lands on node 1 by
+ *   steering, with no tier 0 reclaim to make room.
+ */
+static void test_remote_fault(void)
+{
+	const char *cg = "remote";
+	unsigned long len = 96 * MB, addr = 0;
+	long n = len / page_size, i, on1 = 0, t0max, steered = -1, reclaims = -1;
+	int pipefd[2], *status = calloc(n, sizeof(int)), fd = -1;
+	void **pages = calloc(n, sizeof(void *));
+	char path[64];
+	pid_t child;
+
+	if (!feature_on || !status || !pages || pipe(pipefd))
+		goto free;
+	if (cg_create(cg, 112 * MB)) {
+		tap(0, "remote fault: create cgroup %s", cg);
+		goto free;
+	}
+	child = fork();
+	if (!child) {
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		madvise(p, len, MADV_NOHUGEPAGE);
+		addr = p == MAP_FAILED ? 0 : (unsigned long)p;
+		if (write(pipefd[1], &addr, sizeof(addr)) == sizeof(addr))
+			pause();
+		_exit(1);
+	}
+	write_file(CGROOT "/cgroup.procs", "%d", getpid());
+	t0max = tier_stat(cg, 0, "max");
+	snprintf(path, sizeof(path), "/proc/%d/mem", child);
+	if (child > 0 && read(pipefd[0], &addr, sizeof(addr)) == sizeof(addr) &&
+	    addr && (fd = open(path, O_RDWR)) >= 0) {
+		for (i = 0; i < n; i++) {
+			pages[i] = (char *)addr + i * page_size;
+			if (pwrite(fd, "1", 1, addr + i * page_size) != 1)
+				break;
+		}
+		syscall(SYS_move_pages, child, n, pages, NULL, status, 0);
+		for (i = 0; i < n; i++)
+			on1 += status[i] == 1;
+		steered = tier_stat(cg, 0, "steered");
+		reclaims = tier_stat(cg, 0, "reclaims");
+	}
+	tap(fd >= 0 && steered > 0 && reclaims == 0 &&
+	    on1 * page_size >= ((long)len - t0max * page_size) * 9 / 10,
+	    "remote fault: 96M written through /proc/PID/mem into a cgroup with a tier 0 max of %ld pages: %ld pages on node 1, %ld allocations steered, %ld tier 0 reclaims",
+	    t0max, on1, steered, reclaims);
+	if (fd >= 0)
+		close(fd);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	close(pipefd[0]);
+	close(pipefd[1]);
+	cg_destroy(cg);
+free:
+	free(status);
+	free(pages);
+}
+
 int main(void)
 {
 	const char *mode = getenv("TIERED_MODE");
@@ -799,6 +870,7 @@ int main(void)
 	test_migration_refusal();
 	test_high_worker();
 	test_failed_moves();
+	test_remote_fault();
 	test_promotion_gate();
 	test_protection();
 
