@@ -14,16 +14,17 @@
  * /tmp), -S swap device for the swapoff op (skipped without), -m fail
  * unless every op ran at least MIN_EACH times.
  *
- * Workers, each in its leaf DIR/wN, loop until the deadline: pick an op
- * from ops[] by weight, run it under an alarm, count it.  Ops map, touch,
+ * Workers, each in its leaf DIR/wN, loop until the deadline: draw an op
+ * from a shuffled bag of ops[] by weight, run it under an alarm, count
+ * it.  Ops map, touch,
  * advise, lock, remap and free anon, memfd and file regions, fork, exec,
  * mbind, set_mempolicy, move_pages, migrate_pages; make, kill, remove and
  * populate cgroups DIR/a0 .. DIR/a1/b1/c0 with short-lived children, write
  * their limits and cpusets; flip numa_balancing, demotion, swap,
  * drop_caches and node 1's memory blocks.  Errors are counted, not fatal.
- * Every iteration draws the op and NARGS arguments, always as many, from
- * the worker's splitmix64 stream seeded from SEED and its index: a seed
- * replays the same choices.  What they meet (regions, cgroups, memory
+ * The bag's shuffles and every iteration's NARGS arguments, always as
+ * many, come from the worker's splitmix64 stream seeded from SEED and its
+ * index: a seed replays the same choices.  What they meet (regions, cgroups, memory
  * blocks, failures, the number of iterations) depends on timing.  An
  * OOM-killed worker is restarted with a new generation in its seed.
  *
@@ -164,6 +165,7 @@ struct worker {
 	int err;		/* errno of the failed call */
 	int away;		/* moved out of its leaf, not back yet */
 	char leaf[16];
+	int *bag, bag_left;	/* ops still to draw this round */
 };
 
 /* One operation's arguments, and its region and range when it needs one */
@@ -1471,12 +1473,37 @@ static void on_stop(int sig)
 	interrupted = 1;
 }
 
+/*
+ * The next op: from a bag that holds each op as many times as it weighs,
+ * shuffled and refilled when empty, so that every op runs its share of
+ * each round of @total draws and a run's counts follow the weights
+ * closely rather than only on average.
+ */
+static int bag_draw(struct worker *w, int total)
+{
+	int i, j, k, t;
+
+	if (!w->bag_left) {
+		for (i = 0, k = 0; i < NR_OPS; i++)
+			for (j = 0; j < ops[i].weight; j++)
+				w->bag[k++] = i;
+		for (i = total - 1; i > 0; i--) {
+			j = splitmix64(&w->rng) % (i + 1);
+			t = w->bag[i];
+			w->bag[i] = w->bag[j];
+			w->bag[j] = t;
+		}
+		w->bag_left = total;
+	}
+	return w->bag[--w->bag_left];
+}
+
 static void __attribute__((noreturn)) worker_main(int id, int gen)
 {
 	static struct worker wk;
 	struct worker *w = &wk;
 	struct sigaction sa = { .sa_handler = on_alarm };	/* EINTR */
-	uint64_t s1 = seed, s2 = (uint64_t)id << 32 | gen, r, a[NARGS];
+	uint64_t s1 = seed, s2 = (uint64_t)id << 32 | gen, a[NARGS];
 	int total = 0, i, res;
 	struct call c;
 
@@ -1492,18 +1519,19 @@ static void __attribute__((noreturn)) worker_main(int id, int gen)
 	write_file("/proc/self/oom_score_adj", "-900");
 	for (i = 0; i < NR_OPS; i++)
 		total += ops[i].weight;
+	w->bag = calloc(total, sizeof(*w->bag));
+	if (!w->bag)
+		_exit(1);
 
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED) &&
 	       now_ms() < deadline) {
 		kids_reap(w);
 		if (w->away)
 			w->away = !!cg_write(w->leaf, "cgroup.procs", "0");
-		/* Always 1 + NARGS draws: the choices replay */
-		r = splitmix64(&w->rng) % total;
-		for (i = 0; i < NARGS; i++)
-			a[i] = splitmix64(&w->rng);
-		for (i = 0; r >= (uint64_t)ops[i].weight; i++)
-			r -= ops[i].weight;
+		/* The same draws whatever the ops met: the choices replay */
+		i = bag_draw(w, total);
+		for (res = 0; res < NARGS; res++)
+			a[res] = splitmix64(&w->rng);
 		c = (struct call){ .a = a, .arg = ops[i].arg };
 		timed_out = 0;
 		alarm(OP_TIMEOUT);
