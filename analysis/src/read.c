@@ -535,19 +535,65 @@ close:
 	return ret;
 }
 
+/*
+ * A side file opened for reading, or NULL with err set naming it: only a
+ * regular file with something in it.  A FIFO would block the open (hence
+ * O_NONBLOCK) and a device like /dev/zero never ends.
+ */
+static FILE *side_open(const char *file, const char *what, char *err,
+		       size_t errlen)
+{
+	int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *problem = NULL;
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open the %s: %s", file, what,
+			 strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st))
+		problem = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		problem = "is a directory";
+	else if (!S_ISREG(st.st_mode))
+		problem = S_ISFIFO(st.st_mode) ? "not a regular file (a FIFO)" :
+			"not a regular file (a device)";
+	else if (!st.st_size)
+		problem = "empty file";
+	if (problem || !(f = fdopen(fd, "r"))) {
+		snprintf(err, errlen, "%s: %s, not a %s", file,
+			 problem ? problem : strerror(errno), what);
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+int side_file_check(const char *file, const char *what, char *err,
+		    size_t errlen)
+{
+	FILE *f = side_open(file, what, err, errlen);
+
+	if (!f)
+		return -1;
+	fclose(f);
+	return 0;
+}
+
 /* Lines of FILE, each handed to @line with its number; stops on error */
-static int each_line(const char *file, char *err, size_t errlen,
+static int each_line(const char *file, const char *what, char *err,
+		     size_t errlen,
 		     int (*line)(char *s, void *data, char *err, size_t errlen),
 		     void *data)
 {
 	char buf[4096], msg[200];
 	unsigned int n = 0;
-	FILE *f = fopen(file, "r");
+	FILE *f = side_open(file, what, err, errlen);
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", file, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	while (fgets(buf, sizeof(buf), f)) {
 		n++;
 		buf[strcspn(buf, "\n")] = '\0';
@@ -559,13 +605,42 @@ static int each_line(const char *file, char *err, size_t errlen,
 			return -1;
 		}
 	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: reading the %s failed", file, what);
+		fclose(f);
+		return -1;
+	}
 	fclose(f);
 	return 0;
 }
 
+/* Whether the capture has records of cgroup @id */
+static bool recorded(struct analysis *a, uint64_t id)
+{
+	struct cgroup_state *cg = analysis_find(a, id);
+
+	return cg && cg->records;
+}
+
+uint64_t unnamed_recorded(const struct analysis *a)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->nr_cg; i++)
+		if (a->cg[i].records && !a->cg[i].path)
+			return a->cg[i].id;
+	return 0;
+}
+
+struct map_ctx {
+	struct analysis *a;
+	unsigned int named;		/* lines of a cgroup with records */
+};
+
 static int map_line(char *s, void *data, char *err, size_t errlen)
 {
-	struct analysis *a = data;
+	struct map_ctx *c = data;
+	struct analysis *a = c->a;
 	unsigned long long id;
 	struct cgroup_state *cg;
 	int off = 0;
@@ -574,6 +649,7 @@ static int map_line(char *s, void *data, char *err, size_t errlen)
 		snprintf(err, errlen, "expected 'ID /PATH', got '%.60s'", s);
 		return -1;
 	}
+	c->named += recorded(a, id);
 	cg = analysis_cgroup(a, id);
 	/* A cgroup_mkdir record in the capture named it already */
 	if (cg && cg->path)
@@ -586,10 +662,15 @@ static int map_line(char *s, void *data, char *err, size_t errlen)
 }
 
 int read_cgroup_map(struct analysis *a, const char *file,
-		    char *err, size_t errlen)
+		    unsigned int *named, char *err, size_t errlen)
 {
+	struct map_ctx c = { a, 0 };
+
 	a->snapshot = true;
-	return each_line(file, err, errlen, map_line, a);
+	if (each_line(file, SIDE_MAP, err, errlen, map_line, &c))
+		return -1;
+	*named = c.named;
+	return 0;
 }
 
 enum stat_when { STAT_START, STAT_END, STAT_NOW };
@@ -598,6 +679,7 @@ struct stat_ctx {
 	struct analysis *a;
 	int page_size;
 	enum stat_when when;
+	unsigned int named;		/* lines of a cgroup with records */
 };
 
 static int limit_value(const char *v, int page_size, uint64_t *pages)
@@ -715,6 +797,7 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 	*tok = '\0';
 	if (stat_values(tok + len, c->page_size, &v, err, errlen))
 		return -1;
+	c->named += recorded(c->a, id);
 	/* The end's snapshot: only the counters, of tiers the capture has */
 	if (c->when == STAT_END) {
 		cg = analysis_find(c->a, id);
@@ -760,18 +843,21 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 }
 
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
-		   bool end, char *err, size_t errlen)
+		   bool end, unsigned int *named, char *err, size_t errlen)
 {
-	struct stat_ctx c = { a, page_size, end ? STAT_END : STAT_START };
+	struct stat_ctx c = { a, page_size, end ? STAT_END : STAT_START, 0 };
 
 	a->snapshot = true;
-	return each_line(file, err, errlen, stat_line, &c);
+	if (each_line(file, SIDE_STAT, err, errlen, stat_line, &c))
+		return -1;
+	*named = c.named;
+	return 0;
 }
 
 int tier_stat_now(struct analysis *a, char *line, int page_size,
 		  char *err, size_t errlen)
 {
-	struct stat_ctx c = { a, page_size, STAT_NOW };
+	struct stat_ctx c = { a, page_size, STAT_NOW, 0 };
 
 	return stat_line(line, &c, err, errlen);
 }
@@ -779,6 +865,7 @@ int tier_stat_now(struct analysis *a, char *line, int page_size,
 char *sidecar(const char *trace, const char *suffix)
 {
 	size_t n = strlen(trace);
+	struct stat st;
 	char *p;
 
 	if (n > 4 && !strcmp(trace + n - 4, ".dat"))
@@ -787,7 +874,8 @@ char *sidecar(const char *trace, const char *suffix)
 	if (!p)
 		return NULL;
 	sprintf(p, "%.*s.%s", (int)n, trace, suffix);
-	if (access(p, R_OK)) {
+	/* One that is there but cannot be read is said when it is read */
+	if (lstat(p, &st)) {
 		free(p);
 		return NULL;
 	}
