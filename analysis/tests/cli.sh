@@ -124,6 +124,10 @@ ln -s target.txt "$tmp/report-link"
 "$report" -o "$tmp/report-link" "$cap/t.dat"
 check $([ -L "$tmp/report-link" ] && grep -q '^summary' "$tmp/target.txt"; echo $?) \
 	"-o onto a link to a file replaces the file and keeps the link"
+ln -s dangling-target.txt "$tmp/dangling"
+"$report" -o "$tmp/dangling" "$cap/t.dat"
+check $([ -L "$tmp/dangling" ] && grep -q '^summary' "$tmp/dangling-target.txt"; echo $?) \
+	"9: -o onto a dangling link creates the file it points to and keeps the link"
 mkfifo "$tmp/fifo"
 timeout 20 cat "$tmp/fifo" >"$tmp/from-fifo" &
 reader=$!
