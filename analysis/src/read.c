@@ -8,13 +8,10 @@
  * 1.5 ends a CPU's stream without a word at a chunk it cannot decompress or
  * a page it cannot read.
  *
- * A compressed capture is decompressed once, whole, each CPU's data into
- * a file: reading it in memory, libtracecmd before 1.5 keeps every chunk
- * it decompresses on a list that it walks for each page, so time grows
- * quadratically and memory linearly with the capture.  No record is kept:
- * the library maps one page per CPU at a time.
+ * No record is kept: the library maps one page per CPU at a time.  With
+ * libtracecmd before 1.5.1 a compressed capture is first decompressed
+ * whole (libtracecmd-workaround.c); a later library reads it as it is.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,7 +22,7 @@
 
 #include "decode.h"
 #include "read.h"
-#include "tracecmd-private.h"
+#include "libtracecmd-workaround.h"
 
 /* What every trace-cmd capture starts with */
 static const char trace_magic[] = "\027\010\104tracing";
@@ -327,96 +324,6 @@ static struct tracecmd_input *open_capture(const char *file)
 	return h;
 }
 
-/*
- * libtracecmd decompresses each CPU's data into a file of its own, named
- * by it (COMPR_TEMP_FILE) and removed only by tracecmd_close().  Where a
- * handle must be left open (see decompressed()), its files are removed
- * here: they are the ones this process holds open under that name.
- */
-static void remove_library_files(void)
-{
-	static const char prefix[] = "/tmp/trace_cpu_data";
-	char link[300], path[4096];
-	struct dirent *e;
-	ssize_t n;
-	DIR *d;
-
-	d = opendir("/proc/self/fd");
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
-		n = readlink(link, path, sizeof(path) - 1);
-		if (n <= 0)
-			continue;
-		path[n] = '\0';
-		if (!strncmp(path, prefix, sizeof(prefix) - 1) &&
-		    !strstr(path, " (deleted)"))
-			unlink(path);
-	}
-	closedir(d);
-}
-
-/*
- * A compressed capture, decompressed once and ready to read; NULL with
- * *err_set false when @file is not compressed or cannot be decompressed
- * whole (then it is read directly, and the damaged chunk shows as a
- * stream that ends early), NULL with *err_set on a real error.
- *
- * tracecmd_copy() first sets its input up to read each CPU's data from a
- * decompressed file (linear, unlike reading in memory), then copies the
- * data out: copied into /dev/null, that input is the handle to read.  A
- * failed copy unlinks its output, so it writes through a link of our
- * own, in a directory of our own, never the device's name.
- */
-static struct tracecmd_input *decompressed(const char *file, bool *err_set,
-					   char *err, size_t errlen)
-{
-	const char *tmpdir = getenv("TMPDIR"), *name, *version;
-	struct tracecmd_output *out = NULL;
-	struct tracecmd_input *head;
-	char dir[4096], sink[4200];
-	int quiet;
-
-	*err_set = false;
-	head = tracecmd_open_head(file, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!head) {
-		*err_set = true;
-		snprintf(err, errlen, "%s", unreadable);
-		return NULL;
-	}
-	if (tracecmd_get_file_compress_proto(head, &name, &version)) {
-		tracecmd_close(head);
-		return NULL;
-	}
-	snprintf(dir, sizeof(dir), "%s/memcg-tier-report.XXXXXX",
-		 tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(dir) || (snprintf(sink, sizeof(sink), "%s/sink", dir),
-			      symlink("/dev/null", sink))) {
-		*err_set = true;
-		snprintf(err, errlen, "cannot make a directory for decompressing the capture in %s: %s",
-			 tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
-		rmdir(dir);
-		tracecmd_close(head);
-		return NULL;
-	}
-	quiet = stderr_off();
-	out = tracecmd_copy(head, sink, TRACECMD_FILE_ALL_DATA, 7, "none");
-	stderr_on(quiet);
-	unlink(sink);
-	rmdir(dir);
-	if (out) {
-		tracecmd_output_close(out);
-		return head;
-	}
-	/*
-	 * After a failed copy libtracecmd 1.3 crashes in tracecmd_close() of
-	 * its input: that handle is left to the end of the process.
-	 */
-	remove_library_files();
-	return NULL;
-}
-
 /* The handle of the buffer to read; NULL with err set */
 static struct tracecmd_input *pick_buffer(struct tracecmd_input *h,
 					  const char *buffer, char *err,
@@ -455,17 +362,19 @@ int read_capture(struct analysis *a, const char *file, const char *buffer,
 {
 	struct reader r = { .a = a };
 	struct tracecmd_input *top, *h;
-	bool err_set;
 	char msg[200];
-	int ret = -1, i, cpus;
+	int ret = -1, i, cpus, quiet;
 
 	if (check_header(file, err, errlen))
 		return -1;
 	/* One clear message of ours instead of the library's */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	top = decompressed(file, &err_set, err, errlen);
-	if (!top && err_set)
+	*err = '\0';
+	quiet = stderr_off();
+	top = workaround_decompressed(file, err, errlen);
+	stderr_on(quiet);
+	if (!top && *err)
 		return -1;
 	if (!top)
 		top = open_capture(file);

@@ -11,9 +11,9 @@
 
 /*
  * Stream every record of @file, in time order across CPUs, through the
- * decoder into @a, up to --until.  A compressed capture is first
- * decompressed whole, each CPU's data into a file of libtracecmd's own,
- * which it then reads in linear time.  @buffer names the buffer
+ * decoder into @a, up to --until, in time linear in the capture (with
+ * libtracecmd before 1.5.1, by decompressing a compressed capture whole
+ * first: libtracecmd-workaround.h).  @buffer names the buffer
  * instance to read ("top" or NULL for the main buffer; a capture with
  * instances needs one named).  What the capture gives away as damaged
  * goes into @dmg and the reading goes on.  Returns 0, or -1 with a

@@ -95,8 +95,3 @@ for map in /dev/zero "$tmp/fifo"; do
 		cmp -s "$tmp/odd-map" "$tmp/without"; echo $?) \
 		"8: plugin: map=$map is refused on stderr, the report printed as without it (exit $rc)"
 done
-
-# make install puts it where trace-cmd looks
-make -s --no-print-directory -C "$here/.." install >/dev/null
-report "$tmp/none" -O memcg_tier:map="$fix/tierpush.cgroups" "$dat" | cmp -s - "$tmp/mapped"
-check $? "plugin: make install puts it in ~/.local/lib/traceevent/plugins, where trace-cmd finds it"
