@@ -11,9 +11,9 @@
 
 /*
  * Stream every record of @file, in time order across CPUs, through the
- * decoder into @a, up to --until.  A compressed capture is first
- * decompressed whole, each CPU's data into a file of libtracecmd's own,
- * which it then reads in linear time.  @buffer names the buffer
+ * decoder into @a, up to --until, in time linear in the capture (with
+ * libtracecmd before 1.5.1, by decompressing a compressed capture whole
+ * first: libtracecmd-workaround.h).  @buffer names the buffer
  * instance to read ("top" or NULL for the main buffer; a capture with
  * instances needs one named).  What the capture gives away as damaged
  * goes into @dmg and the reading goes on.  Returns 0, or -1 with a
@@ -24,9 +24,22 @@
 int read_capture(struct analysis *a, const char *file, const char *buffer,
 		 struct damage *dmg, char *err, size_t errlen);
 
+/*
+ * The side files below are read only from a regular file with something
+ * in it; any other is refused with a message naming it and @what it was
+ * meant to be.  side_file_check() says so before the capture is read.
+ * *@named: how many of the file's lines are of a cgroup the capture has
+ * records of.
+ */
+#define SIDE_MAP "cgroup map"
+#define SIDE_STAT "tier_stat snapshot"
+
+int side_file_check(const char *file, const char *what, char *err,
+		    size_t errlen);
+
 /* "ID PATH" lines: cgroups that existed before recording started */
 int read_cgroup_map(struct analysis *a, const char *file,
-		    char *err, size_t errlen);
+		    unsigned int *named, char *err, size_t errlen);
 
 /*
  * A memory.tier_stat snapshot, "ID PATH tierN key=value..." lines.  The
@@ -35,7 +48,10 @@ int read_cgroup_map(struct analysis *a, const char *file,
  * counters the summary subtracts the start's from.
  */
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
-		   bool end, char *err, size_t errlen);
+		   bool end, unsigned int *named, char *err, size_t errlen);
+
+/* A cgroup the capture has records of and no name for; 0 when none */
+uint64_t unnamed_recorded(const struct analysis *a);
 
 /*
  * One line of that form read live: the tier's usage and limits as they

@@ -6,7 +6,7 @@
 # Prints TAP-style "ok - ..." / "not ok - ..." lines.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-report=$here/../memcg-tier-report
+report=${MEMCG_TIER_REPORT:-$here/../memcg-tier-report}
 fix=$here/fixtures
 dat=$fix/tierpush.dat
 tmp=$(mktemp -d)
@@ -19,7 +19,7 @@ check() {	# check STATUS DESCRIPTION
 fails() {
 	local want=$1 pattern=$2 what=$3 err rc
 	shift 4
-	err=$("$report" "$@" 2>&1 >"$tmp/stdout")
+	err=$(timeout 20 "$report" "$@" 2>&1 >"$tmp/stdout")
 	rc=$?
 	check $([ $rc -eq "$want" ] && grep -qE -- "$pattern" <<<"$err" &&
 		[ "$(wc -l <<<"$err")" -le 2 ]; echo $?) \
@@ -124,6 +124,10 @@ ln -s target.txt "$tmp/report-link"
 "$report" -o "$tmp/report-link" "$cap/t.dat"
 check $([ -L "$tmp/report-link" ] && grep -q '^summary' "$tmp/target.txt"; echo $?) \
 	"-o onto a link to a file replaces the file and keeps the link"
+ln -s dangling-target.txt "$tmp/dangling"
+"$report" -o "$tmp/dangling" "$cap/t.dat"
+check $([ -L "$tmp/dangling" ] && grep -q '^summary' "$tmp/dangling-target.txt"; echo $?) \
+	"9: -o onto a dangling link creates the file it points to and keeps the link"
 mkfifo "$tmp/fifo"
 timeout 20 cat "$tmp/fifo" >"$tmp/from-fifo" &
 reader=$!
@@ -143,17 +147,44 @@ check $([ "$(head -n 3 "$tmp/log.txt")" = "$(head -n 3 "$fix/tierpush.numa_stat"
 	grep -q '^summary' "$tmp/log.txt"; echo $?) \
 	"-o /dev/stdout appended to a log writes through it, the log's lines kept"
 
+# Side files fail as themselves: a problem of the cgroup map or of a
+# tier_stat snapshot is said naming that file, exit 1, never taken for a
+# damaged capture (exit 3); what is not a regular file is refused at once
+side=$tmp/side
+mkdir "$side"
+cp "$dat" "$side/t.dat"
+: >"$side/t.cgroups"
+fails 1 "$side/t.cgroups: empty file, not a cgroup map" "6: an empty TRACE.cgroups is said, not a damaged capture" \
+	-- "$side/t.dat"
+rm "$side/t.cgroups" && mkdir "$side/t.cgroups"
+fails 1 "$side/t.cgroups: is a directory, not a cgroup map" "6: a directory TRACE.cgroups is said, not a damaged capture" \
+	-- "$side/t.dat"
+rmdir "$side/t.cgroups"
+fails 1 "$side: is a directory, not a tier_stat snapshot" "6: a directory --tier-stat is said" \
+	-- --tier-stat "$side" "$side/t.dat"
+printf '99 /other tier0 nodes=0 usage=0\n' >"$tmp/other.tier_stat"
+fails 1 "$tmp/other.tier_stat: names none of the cgroups the capture has records of" \
+	"6: a --tier-stat of another capture is said, not a damaged capture" -- --tier-stat "$tmp/other.tier_stat" "$side/t.dat"
+cp "$fix/tierpush.cgroups" "$side/t.cgroups"
+chmod 000 "$side/t.cgroups"
+chmod 755 "$tmp" "$side"
+as_other=()	# root reads any file: the test runs as nobody then
+[ "$(id -u)" -eq 0 ] && as_other=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+err=$("${as_other[@]}" timeout 20 "$report" "$side/t.dat" 2>&1 >/dev/null)
+rc=$?
+check $([ $rc -eq 1 ] && grep -q "$side/t.cgroups: cannot open the cgroup map: Permission denied" <<<"$err"; echo $?) \
+	"7: an unreadable TRACE.cgroups is said, not skipped (exit $rc: ${err%%$'\n'*})"
+rm -f "$side/t.cgroups"
+mkfifo "$side/t.cgroups"
+fails 1 "$side/t.cgroups: not a regular file" "8: a FIFO as TRACE.cgroups is refused, not waited on" -- "$side/t.dat"
+rm "$side/t.cgroups"
+fails 1 "/dev/zero: not a regular file" "8: --cgroup-map /dev/zero is refused, not read forever" \
+	-- --cgroup-map /dev/zero "$dat"
+fails 1 "/dev/zero: not a regular file" "8: --tier-stat-end /dev/zero is refused, not read forever" \
+	-- --tier-stat-end /dev/zero "$dat"
+
 # Damage the reports cannot hide: --fields keeps the damage table whole,
 # --until does not stop before a page whose timestamp jumped ahead
-printf '1 /\n' >"$tmp/other.cgroups"
-: >"$tmp/empty.tier_stat"
-out=$("$report" -F usage_pages --no-header --cgroup-map "$tmp/other.cgroups" \
-	--tier-stat "$tmp/empty.tier_stat" --tier-stat-end "$tmp/empty.tier_stat" \
-	"$dat" 2>/dev/null)
-rc=$?
-check $([ $rc -eq 3 ] && grep -q '^damage .* detail$' <<<"$out" &&
-	grep -q '^unnamed_cgroup .* 17 ' <<<"$out"; echo $?) \
-	"a cgroup the map does not name is damage (exit $rc), shown whole under --fields"
 trace-cmd convert --compression none -i "$dat" -o "$tmp/raw.dat" >/dev/null 2>&1
 python3 - "$tmp/raw.dat" "$tmp/jump.dat" <<'PY'
 import re, struct, subprocess, sys
@@ -172,6 +203,11 @@ err=$("$report" --until 1.9 "$tmp/jump.dat" 2>&1 >/dev/null)
 rc=$?
 check $([ $rc -eq 3 ] && grep -q 'timestamp is before the previous one' <<<"$err"; echo $?) \
 	"--until before a page whose time jumped 100 s ahead still reads past it and says so (exit $rc)"
+out=$("$report" -F usage_pages --no-header "$tmp/jump.dat" 2>/dev/null)
+rc=$?
+check $([ $rc -eq 3 ] && grep -q '^damage .* detail$' <<<"$out" &&
+	grep -q '^time_backwards .* records whose timestamp' <<<"$out"; echo $?) \
+	"the damage is shown whole under --fields (exit $rc)"
 
 # Conventions: -i, a default input, csv and json for their readers
 (cd "$cap" && cp t.dat trace.dat && "$report" >"$tmp/default.txt" 2>&1)

@@ -15,7 +15,7 @@
 # Prints TAP-style "ok - ..." / "not ok - ..." lines.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-report=$here/../memcg-tier-report
+report=${MEMCG_TIER_REPORT:-$here/../memcg-tier-report}
 fix=$here/fixtures
 flips=${1:-200}
 tmp=$(mktemp -d)

@@ -7,7 +7,7 @@
 # Prints TAP-style "ok - ..." / "not ok - ..." lines.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-report=$here/../memcg-tier-report
+report=${MEMCG_TIER_REPORT:-$here/../memcg-tier-report}
 exporter=$here/../memcg-tier-exporter
 snap=$here/fixtures/tierpush.tier_stat.end
 tmp=$(mktemp -d)
