@@ -1,0 +1,59 @@
+#!/bin/bash
+# Figures that mean one thing (issue 35, points 1-5 and 16): one name per
+# direction of steering and per unit, every format; damage times that
+# never wrap; "no limit" and "unknown" apart in json; any cgroup path kept
+# valid json and svg; the text summary in 100 columns.
+#
+# Prints TAP-style "ok - ..." / "not ok - ..." lines.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+report=$here/../memcg-tier-report
+man=$here/../memcg-tier-report.1
+fix=$here/fixtures
+dat=$fix/tierpush.dat
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {	# check STATUS DESCRIPTION
+	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
+}
+# csum CSV TIER COLUMN: COLUMN summed over /tierpush's rows of TIER, by name
+csum() {
+	awk -F, -v t="$2" -v col="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!(col in c)) exit 1; next }
+		$c["cgroup"] == "/tierpush" && $c["tier"] == t { s += $c[col] }
+		END { print s + 0 }' <<<"$1"
+}
+
+# 2. damage times: a lost-records marker before the first record
+trace-cmd convert --compression none -i "$dat" -o "$tmp/raw.dat" >/dev/null 2>&1
+python3 - "$tmp/raw.dat" "$tmp/lost.dat" <<'PY'
+import re, struct, subprocess, sys
+src, dst = sys.argv[1:]
+dump = subprocess.run(["trace-cmd", "dump", "--flyrecord", src],
+		      capture_output=True, text=True).stdout
+off = int(re.search(r"^\s*0 (\d+)\s+\d+", dump, re.M).group(1))
+data = bytearray(open(src, "rb").read())
+first, = struct.unpack_from("<Q", data, off)
+page = off + 4096	# CPU 0's second page: back before the first, and lost records
+ts, commit = struct.unpack_from("<QQ", data, page)
+struct.pack_into("<QQ", data, page, first // 2, commit | 1 << 31)
+open(dst, "wb").write(data)
+PY
+cp "$fix/tierpush.cgroups" "$tmp/lost.cgroups"
+err=$("$report" "$tmp/lost.dat" 2>&1 >/dev/null)
+rc=$?
+hint=$(grep -oE -- '--until -?[0-9.]+' <<<"$err")
+check $([ $rc -eq 3 ] && grep -q 'records the ring buffer dropped' <<<"$err" &&
+	! grep -qE '1844674|whole up to -' <<<"$err" &&
+	{ [ -z "$hint" ] || awk -v h="${hint#--until }" 'BEGIN { exit !(h > 0) }'; }; echo $?) \
+	"2: lost records before the first record: no wrapped time, no --until of 0 or less (exit $rc: $(tail -n 1 <<<"$err"))"
+printf '1 /\n' >"$tmp/other.cgroups"
+: >"$tmp/empty.tier_stat"
+err=$("$report" --cgroup-map "$tmp/other.cgroups" --tier-stat "$tmp/empty.tier_stat" \
+	--tier-stat-end "$tmp/empty.tier_stat" "$dat" 2>&1 >/dev/null)
+rc=$?
+check $([ $rc -eq 3 ] && grep -q 'neither the cgroup map' <<<"$err" &&
+	! grep -q 'tier -' <<<"$err"; echo $?) \
+	"2: an unnamed cgroup's damage names no tier (exit $rc: $(grep -m1 'neither' <<<"$err" | cut -c1-60))"
+
