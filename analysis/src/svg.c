@@ -145,9 +145,11 @@ static void panel(FILE *f, const struct analysis *a,
 		fprintf(f, "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"/>",
 			WIDTH - RIGHT + 10, y0 - PLOT + 10 + n * 16,
 			WIDTH - RIGHT + 30, y0 - PLOT + 10 + n * 16, colour);
-		fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"11\">tier %d%s%s</text>\n",
+		fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"11\">tier %d%s",
 			WIDTH - RIGHT + 34, y0 - PLOT + 14 + n * 16, s,
-			t->nodes[0] ? " node " : "", t->nodes);
+			t->nodes[0] ? " node " : "");
+		xml_string(f, t->nodes);	/* a side file's word */
+		fputs("</text>\n", f);
 		n++;
 	}
 }

@@ -398,33 +398,76 @@ int render_tables(FILE *f, enum format fmt, const struct render_ctx *ctx,
 	return ferror(f) ? -1 : 0;
 }
 
+/*
+ * The length of the UTF-8 sequence @s starts with, 0 when it is not one
+ * (a stray or cut byte, an overlong form, a surrogate, past U+10FFFF):
+ * a cgroup name is any bytes, and json and xml hold only UTF-8.
+ */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* the NUL ends it here too */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/* Bytes that are not UTF-8 become U+FFFD, one each, as Go's json does */
 void json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
+	fputc('"', f);
+	while (*p) {
+		int n = utf8_len(p);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else if (!n)
+			fputs("\\ufffd", f);
 		else
-			fputc(ch, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
 
+/* What XML 1.0 cannot hold (controls, U+FFFE, U+FFFF, not UTF-8): U+FFFD */
 void xml_string(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = utf8_len(p);
+
+		switch (*p) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
 		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, f);
+			if (*p < 0x20 || !n || (n == 3 && p[0] == 0xef &&
+						p[1] == 0xbf && p[2] >= 0xbe))
+				fputs("&#xfffd;", f);
+			else
+				fwrite(p, 1, n, f);
 		}
+		p += n ? n : 1;
 	}
 }

@@ -57,3 +57,21 @@ check $([ $rc -eq 3 ] && grep -q 'neither the cgroup map' <<<"$err" &&
 	! grep -q 'tier -' <<<"$err"; echo $?) \
 	"2: an unnamed cgroup's damage names no tier (exit $rc: $(grep -m1 'neither' <<<"$err" | cut -c1-60))"
 
+# 5. a cgroup path that is not UTF-8 (nor printable): json and svg stay valid
+cp "$dat" "$tmp/odd.dat"
+printf '17 /odd\377\376"<&>\001\302\n' >"$tmp/odd.cgroups"
+"$report" all -f json --svg "$tmp/odd.svg" "$tmp/odd.dat" >"$tmp/odd.json"
+rc=$?
+python3 - "$tmp/odd.json" "$tmp/odd.svg" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+s = [r for r in d["summary"] if r["cgroup_id"] == 17]
+assert s and all(r["cgroup"].startswith("/odd") and '"<&>' in r["cgroup"] for r in s), s
+svg = ET.parse(sys.argv[2]).getroot()
+assert any("/odd" in (t.text or "") for t in svg.iter("{http://www.w3.org/2000/svg}text"))
+PY
+check $([ $? -eq 0 ] && [ $rc -eq 0 ]; echo $?) \
+	"5: a path with bytes 0xff 0xfe, a control and a cut sequence: json parses as UTF-8, the svg as XML (exit $rc)"
+"$report" summary -f csv "$tmp/odd.dat" | grep -q $'/odd\377\376' && grep -q '^17 /odd' "$tmp/odd.cgroups"
+check $? "5: csv keeps the path's bytes as they are; the side file is untouched"
+

@@ -564,6 +564,50 @@ static void test_invariants(void)
 	analysis_free(&a);
 }
 
+/* @s through json_string() or xml_string(), into @buf */
+static const char *escaped(void (*esc)(FILE *, const char *), const char *s,
+			   char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!f)
+		return "";
+	esc(f, s);
+	fclose(f);
+	return buf;
+}
+
+/* A cgroup name is any bytes but '/' and NUL: json and svg stay UTF-8 */
+static void test_escapes(void)
+{
+	static const struct {
+		const char *in, *json, *xml, *what;
+	} cases[] = {
+		{ "/a\xc3\xa9\xe2\x82\xac\xf0\x9f\x90\xa7", "\"/a\xc3\xa9\xe2\x82\xac\xf0\x9f\x90\xa7\"",
+		  "/a\xc3\xa9\xe2\x82\xac\xf0\x9f\x90\xa7", "UTF-8 of 2, 3 and 4 bytes kept" },
+		{ "/\xff\xfe", "\"/\\ufffd\\ufffd\"", "/&#xfffd;&#xfffd;",
+		  "bytes that start no sequence: U+FFFD each" },
+		{ "/\xc3", "\"/\\ufffd\"", "/&#xfffd;", "a sequence cut by the end" },
+		{ "/\xc0\xaf", "\"/\\ufffd\\ufffd\"", "/&#xfffd;&#xfffd;", "an overlong '/'" },
+		{ "/\xed\xa0\x80", "\"/\\ufffd\\ufffd\\ufffd\"", "/&#xfffd;&#xfffd;&#xfffd;",
+		  "a surrogate" },
+		{ "/\xf4\x90\x80\x80", "\"/\\ufffd\\ufffd\\ufffd\\ufffd\"",
+		  "/&#xfffd;&#xfffd;&#xfffd;&#xfffd;", "past U+10FFFF" },
+		{ "/\xef\xbf\xbe\x01\"<&", "\"/\xef\xbf\xbe\\u0001\\\"<&\"",
+		  "/&#xfffd;&#xfffd;&quot;&lt;&amp;", "U+FFFE and a control: json escapes, xml replaces" },
+	};
+	char buf[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *j = escaped(json_string, cases[i].in, buf, sizeof(buf));
+
+		check(!strcmp(j, cases[i].json), "json_string: %s", cases[i].what);
+		j = escaped(xml_string, cases[i].in, buf, sizeof(buf));
+		check(!strcmp(j, cases[i].xml), "xml_string: %s", cases[i].what);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -575,5 +619,6 @@ int main(int argc, char **argv)
 	test_changed_kernels();
 	test_state();
 	test_invariants();
+	test_escapes();
 	return failures ? 1 : 0;
 }
