@@ -183,7 +183,8 @@ static const struct column summary_cols[] = {
 	{ "refused_pages", "refused", COL_PAGES, true },
 	{ "refused_tier_max_pages", "refused at max", COL_PAGES, false },
 	{ "refused_promotion_pages", "refused promotions", COL_PAGES, false },
-	{ "steered_away", "steered", COL_INT, true },
+	{ "refused_folios", "refused folios", COL_INT, false },
+	{ "steered_away", "steered away", COL_INT, true },
 	{ "steered_in", "steered in", COL_INT, false },
 	{ "promoted_pages", "promoted", COL_PAGES, true },
 	{ "demoted_pages", "demoted", COL_PAGES, true },
@@ -195,7 +196,7 @@ enum { S_ID, S_CGROUP, S_TIER, S_NODES, S_USAGE, S_PEAK, S_MIN, S_LOW,
        S_RECLAIMS_BY, S_RECLAIMED = S_RECLAIMS_BY + RECLAIM_OTHER,
        S_RECLAIMED_BY, S_RECHARGED = S_RECLAIMED_BY + RECLAIM_OTHER,
        S_REFUSED, S_REFUSED_MAX,
-       S_REFUSED_GATE, S_STEERED_AWAY, S_STEERED_IN, S_PROMOTED, S_DEMOTED,
+       S_REFUSED_GATE, S_REFUSED_FOLIOS, S_STEERED_AWAY, S_STEERED_IN, S_PROMOTED, S_DEMOTED,
        NR_S };
 
 bool report_summary(struct table *tb, const struct analysis *a,
@@ -213,7 +214,7 @@ bool report_summary(struct table *tb, const struct analysis *a,
 	for (i = 0; v && ok && i < n; i++) {
 		for (s = 0; ok && s < TIER_MAX_SLOTS; s++) {
 			const struct tier_state *t = &v[i]->tier[s];
-			int64_t runs, pages;
+			int64_t runs, pages, folios;
 			struct cell *r;
 			int k;
 
@@ -259,11 +260,14 @@ bool report_summary(struct table *tb, const struct analysis *a,
 			cell_int(&r[S_RECLAIMS], runs);
 			cell_int(&r[S_RECLAIMED], pages);
 			cell_int(&r[S_RECHARGED], t->recharged);
-			for (k = 0, pages = 0; k < NR_REFUSE_REASONS; k++)
-				pages += t->refused[k];
+			for (k = 0, folios = 0, pages = 0; k < NR_REFUSE_REASONS; k++) {
+				folios += t->refused_folios[k];
+				pages += t->refused_pages[k];
+			}
 			cell_int(&r[S_REFUSED], pages);
-			cell_int(&r[S_REFUSED_MAX], t->refused[REFUSE_TIER_MAX]);
-			cell_int(&r[S_REFUSED_GATE], t->refused[REFUSE_PROMOTION_GATE]);
+			cell_int(&r[S_REFUSED_MAX], t->refused_pages[REFUSE_TIER_MAX]);
+			cell_int(&r[S_REFUSED_GATE], t->refused_pages[REFUSE_PROMOTION_GATE]);
+			cell_int(&r[S_REFUSED_FOLIOS], folios);
 			cell_int(&r[S_STEERED_AWAY], t->steered_away);
 			cell_int(&r[S_STEERED_IN], t->steered_in);
 			/* From the snapshots: the events cannot tell up from down */
@@ -322,15 +326,17 @@ static const struct column timeline_cols[] = {
 	{ "uncharged_pages", "uncharged", COL_PAGES, true },
 	{ "reclaims", "reclaims", COL_INT, false },
 	{ "reclaimed_pages", "reclaimed", COL_PAGES, true },
-	{ "refusals", "refusals", COL_INT, false },
+	{ "refused_folios", "refused folios", COL_INT, false },
 	{ "refused_pages", "refused", COL_PAGES, true },
-	{ "steers", "steered", COL_INT, true },
+	{ "steered_away", "steered away", COL_INT, true },
+	{ "steered_in", "steered in", COL_INT, true },
 	{ "steer_flips", "target changes", COL_INT, false },
 };
 
 static bool bucket_active(const struct bucket *b)
 {
-	return b->has_usage || b->reclaims || b->refusals || b->steers;
+	return b->has_usage || b->reclaims || b->refused_folios ||
+	       b->steered_away || b->steered_in;
 }
 
 bool report_timeline(struct table *tb, const struct analysis *a,
@@ -379,10 +385,11 @@ bool report_timeline(struct table *tb, const struct analysis *a,
 				cell_int(&r[9], b->uncharged);
 				cell_int(&r[10], b->reclaims);
 				cell_int(&r[11], b->reclaimed);
-				cell_int(&r[12], b->refusals);
-				cell_int(&r[13], b->refused);
-				cell_int(&r[14], b->steers);
-				cell_int(&r[15], b->flips);
+				cell_int(&r[12], b->refused_folios);
+				cell_int(&r[13], b->refused_pages);
+				cell_int(&r[14], b->steered_away);
+				cell_int(&r[15], b->steered_in);
+				cell_int(&r[16], b->flips);
 			}
 		}
 	}
@@ -466,12 +473,12 @@ static bool tier_findings(struct findings *fs, const struct cgroup_state *cg,
 		int64_t pages = 0, n = 0;
 		struct finding *f;
 
-		if (!bucket_or_none(t, k)->refusals)
+		if (!bucket_or_none(t, k)->refused_folios)
 			continue;
-		for (start = k; k < nb && (b = bucket_or_none(t, k))->refusals;
+		for (start = k; k < nb && (b = bucket_or_none(t, k))->refused_folios;
 		     k++) {
-			pages += b->refused;
-			n += b->refusals;
+			pages += b->refused_pages;
+			n += b->refused_folios;
 		}
 		f = add_finding(fs);
 		if (!f)
@@ -515,7 +522,7 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			const struct bucket *b = B(slots[j], k);
 
 			moves |= b && b->moved_in;
-			steers |= b && b->steers;
+			steers |= b && b->steered_in;
 		}
 		if (moves) {
 			for (start = k; k < nb; k++) {
@@ -560,11 +567,11 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			for (j = 0; j < nslots; j++) {
 				const struct bucket *b = B(slots[j], k);
 
-				if (!b || !b->steers)
+				if (!b || !b->steered_in)
 					continue;
 				more = true;
 				flips += b->flips;
-				steered += b->steered_in;
+				steered += b->steered_in_pages;
 			}
 			if (!more)
 				break;

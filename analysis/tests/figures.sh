@@ -13,6 +13,7 @@ fix=$here/fixtures
 dat=$fix/tierpush.dat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+mantext=$(sed 's/\\-/-/g' "$man")
 
 check() {	# check STATUS DESCRIPTION
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
@@ -24,6 +25,43 @@ csum() {
 		$c["cgroup"] == "/tierpush" && $c["tier"] == t { s += $c[col] }
 		END { print s + 0 }' <<<"$1"
 }
+
+# 1. steered_away and steered_in, the same in every report and format
+summary=$("$report" summary -f csv "$dat")
+timeline=$("$report" timeline -f csv "$dat")
+fig="$(csum "$summary" 0 steered_away) $(csum "$summary" 1 steered_in) $(csum "$summary" 0 steered_in) $(csum "$summary" 1 steered_away)"
+check $([ "$fig" = "3108 3108 0 0" ]; echo $?) \
+	"1: summary: 3108 steered away from tier 0, steered in to tier 1, none the other way ($fig)"
+fig="$(csum "$timeline" 0 steered_away) $(csum "$timeline" 1 steered_in) $(csum "$timeline" 0 steered_in) $(csum "$timeline" 1 steered_away)"
+check $([ "$fig" = "3108 3108 0 0" ]; echo $?) \
+	"1: timeline: its buckets add up to the summary's steered_away and steered_in ($fig)"
+heads=$(for r in summary timeline churn; do "$report" $r -f csv "$dat" | head -n 1; done | tr , '\n')
+bad=$(grep -xE 'steered|steers|refused|refusals' <<<"$heads" | tr '\n' ' ')
+check $([ -z "$bad" ]; echo $?) "1, 3: no csv column named by a bare word whose direction or unit is open (${bad:-none})"
+"$report" all -f json "$dat" >"$tmp/r.json"
+python3 - "$tmp/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = {r["tier"]: r for r in d["summary"] if r["cgroup"] == "/tierpush"}
+assert (s[0]["steered_away"], s[1]["steered_in"]) == (3108, 3108), s
+t = [r for r in d["timeline"] if r["cgroup"] == "/tierpush"]
+assert sum(r["steered_away"] for r in t if r["tier"] == 0) == 3108
+assert sum(r["steered_in"] for r in t if r["tier"] == 1) == 3108
+PY
+check $? "1: json: the same keys and figures as csv"
+hdr=$("$report" timeline --no-header -F tier,steered_away,steered_in "$dat" | sed -n 2p)
+check $([ "$(echo $hdr)" = "tier steered away steered in" ]; echo $?) "1: timeline text labels say the direction ($hdr)"
+hdr=$("$report" summary --no-header -F tier,steered_away,steered_in "$dat" | sed -n 2p)
+check $([ "$(echo $hdr)" = "tier steered away steered in" ]; echo $?) "1: summary text labels say the direction ($hdr)"
+# top's names: --sort is checked before anything is read
+err=$("$report" top --sort steered_per_s 2>&1)
+rc=$?
+check $([ $rc -eq 2 ] && grep -q 'steered_away_per_s' <<<"$err" &&
+	grep -q 'refused_folios_per_s' <<<"$err"; echo $?) \
+	"1, 3: top's columns are steered_away_per_s and refused_folios_per_s (exit $rc: ${err:0:80})"
+err=$("$report" top --sort steered_away_per_s --cgroup-root "$tmp/none" 2>&1)
+rc=$?
+check $([ $rc -eq 1 ]; echo $?) "1: top --sort steered_away_per_s is taken (exit $rc: ${err:0:80})"
 
 # 2. damage times: a lost-records marker before the first record
 trace-cmd convert --compression none -i "$dat" -o "$tmp/raw.dat" >/dev/null 2>&1
@@ -57,6 +95,14 @@ check $([ $rc -eq 3 ] && grep -q 'neither the cgroup map' <<<"$err" &&
 	! grep -q 'tier -' <<<"$err"; echo $?) \
 	"2: an unnamed cgroup's damage names no tier (exit $rc: $(grep -m1 'neither' <<<"$err" | cut -c1-60))"
 
+# 3. refused: pages where it says pages, folios where it says folios
+fig="$(csum "$summary" 0 refused_pages) $(csum "$timeline" 0 refused_pages) $(csum "$timeline" 0 refused_folios)"
+check $([ "$fig" = "200 200 200" ]; echo $?) \
+	"3: refused_pages in summary and timeline, refused_folios in timeline ($fig)"
+units=$(grep -cE 'refused_pages|refused_folios|steered_away|steered_in' <<<"$mantext")
+check $(grep -qi 'folio' <<<"$mantext" && [ "$units" -ge 4 ]; echo $?) \
+	"3: the man page states the units of refused_pages, refused_folios, steered_away, steered_in ($units lines)"
+
 # 5. a cgroup path that is not UTF-8 (nor printable): json and svg stay valid
 cp "$dat" "$tmp/odd.dat"
 printf '17 /odd\377\376"<&>\001\302\n' >"$tmp/odd.cgroups"
@@ -72,6 +118,7 @@ assert any("/odd" in (t.text or "") for t in svg.iter("{http://www.w3.org/2000/s
 PY
 check $([ $? -eq 0 ] && [ $rc -eq 0 ]; echo $?) \
 	"5: a path with bytes 0xff 0xfe, a control and a cut sequence: json parses as UTF-8, the svg as XML (exit $rc)"
-"$report" summary -f csv "$tmp/odd.dat" | grep -q $'/odd\377\376' && grep -q '^17 /odd' "$tmp/odd.cgroups"
+csv=$("$report" summary -f csv "$tmp/odd.dat")
+grep -q $'/odd\377\376' <<<"$csv" && grep -q '^17 /odd' "$tmp/odd.cgroups"
 check $? "5: csv keeps the path's bytes as they are; the side file is untouched"
 
