@@ -13,6 +13,7 @@
 
 enum col_type {
 	COL_STR,
+	COL_PATH,	/* a string; text shortens it when it is the last column */
 	COL_INT,
 	COL_PAGES,	/* text: MiB; csv, json: pages */
 	COL_LIMIT,	/* pages, or "max" */

@@ -86,7 +86,9 @@ check $([ "$nodes" = 0/1 ] && [ "$low" = 0 ]; echo $?) \
 	"tier nodes ($nodes) and low ($low) labelled from the tier_stat snapshot"
 
 churn=$("$report" churn --top 0 -f csv "$dat")
-burst=$(awk -F, '$2 == "refusal_burst" && $4 == "/tierpush" && $5 == 0 { e += $9 } END { print e + 0 }' <<<"$churn")
+burst=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["kind"] == "refusal_burst" && $c["cgroup"] == "/tierpush" && $c["tier"] == 0 { e += $c["events"] }
+	END { print e + 0 }' <<<"$churn")
 check $([ "$burst" = "$r_stat" ]; echo $?) \
 	"churn: refusal bursts on tier 0 add up to every refusal ($burst of $r_stat)"
 

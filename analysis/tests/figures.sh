@@ -122,3 +122,26 @@ csv=$("$report" summary -f csv "$tmp/odd.dat")
 grep -q $'/odd\377\376' <<<"$csv" && grep -q '^17 /odd' "$tmp/odd.cgroups"
 check $? "5: csv keeps the path's bytes as they are; the side file is untouched"
 
+# 16. the summary in 100 columns, the path last; churn says each figure once
+cp "$dat" "$tmp/docker.dat"
+printf '17 /system.slice/docker-%s.scope\n' "$(printf '%064d' 0 | tr 0 f)" >"$tmp/docker.cgroups"
+out=$("$report" summary "$tmp/docker.dat")
+wide=$(awk 'length > 100' <<<"$out" | wc -l)
+last=$(grep -m1 '^id ' <<<"$out" | awk '{ print $NF }')
+check $([ "$wide" = 0 ] && [ "$last" = cgroup ]; echo $?) \
+	"16: with a docker-style path the text summary fits 100 columns, the path last ($wide wider lines, last column '$last')"
+check $(grep -q ' /system.slice.*\.\.\..*ffff\.scope$' <<<"$out" && grep -q '^(paths shortened' <<<"$out"; echo $?) \
+	"16: a shortened path keeps its start and its end, and the table says so"
+full=$("$report" summary -f csv "$tmp/docker.dat" | grep -c "docker-$(printf '%064d' 0 | tr 0 f).scope")
+check $([ "$full" = 2 ]; echo $?) "16: csv keeps the path whole ($full rows)"
+"$report" churn -f csv --top 0 "$dat" >"$tmp/churn.csv"
+res=$(python3 - "$tmp/churn.csv" <<'PY'
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+rep = [r for r in rows if {r["events"], r["pages"]} & set(re.findall(r"[0-9]+", r["detail"]))]
+print(len(rep), len(rows))
+PY
+)
+read -r rep rows <<<"$res"
+check $([ "${rows:-0}" -gt 0 ] && [ "$rep" = 0 ]; echo $?) \
+	"16: no churn detail repeats the row's amount or events ($rep of $rows do)"
