@@ -316,7 +316,10 @@ static void csv_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* csv and json: raw figures; "max" stays a word, unknown is empty/null */
+/*
+ * csv and json: raw figures; "max" stays the kernel's word (a string in
+ * json), unknown is empty or null: the two never look alike.
+ */
 static void raw_cell(FILE *f, enum format fmt, const struct column *col,
 		     const struct cell *c)
 {
@@ -329,7 +332,7 @@ static void raw_cell(FILE *f, enum format fmt, const struct column *col,
 		else
 			csv_string(f, c->s);
 	} else if (col->type == COL_LIMIT && c->v == CELL_NO_LIMIT) {
-		fputs(fmt == FMT_JSON ? "null" : "max", f);
+		fputs(fmt == FMT_JSON ? "\"max\"" : "max", f);
 	} else if (col->type == COL_TIME) {
 		fprintf(f, "%" PRIu64, (uint64_t)c->v);
 	} else {

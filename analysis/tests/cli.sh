@@ -194,11 +194,11 @@ check $? "csv reads with a standard reader: named columns, page_size, no '#'"
 "$report" all -f json --top 1 "$dat" >"$tmp/r.json"
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format_version"] == 2
+assert d["format_version"] == 3
 s = [r for r in d["summary"] if r["cgroup"] == "/tierpush"]
-assert all(isinstance(r["usage_pages"], int) and r["high_pages"] is None for r in s), s
+assert all(isinstance(r["usage_pages"], int) and r["high_pages"] == "max" for r in s), s
 assert len(d["churn"]) == 1 and d["churn_left_out"] >= 1, d.get("churn_left_out")' "$tmp/r.json"
-check $? "json: a format version, numbers as numbers, null for no limit, what --top left out"
+check $? "json: a format version, numbers as numbers, \"max\" for no limit, what --top left out"
 out=$("$report" churn --top 1 --no-header "$dat")
 check $(grep -qE '^\([0-9]+ more left out by --top; --top 0 shows all\)$' <<<"$out"; echo $?) \
 	"--top says how many findings it left out"

@@ -103,6 +103,26 @@ units=$(grep -cE 'refused_pages|refused_folios|steered_away|steered_in' <<<"$man
 check $(grep -qi 'folio' <<<"$mantext" && [ "$units" -ge 4 ]; echo $?) \
 	"3: the man page states the units of refused_pages, refused_folios, steered_away, steered_in ($units lines)"
 
+# 4. json: "max" is no limit, null unknown (min without a snapshot)
+cp "$dat" "$tmp/bare.dat"
+"$report" summary -f json "$tmp/bare.dat" >"$tmp/bare.json"
+python3 - "$tmp/r.json" "$tmp/bare.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format_version"] == 3, d["format_version"]
+s = [r for r in d["summary"] if r["cgroup"] == "/tierpush"]
+assert all(r["high_pages"] == "max" and r["min_pages"] == 0 for r in s), s
+t = [r for r in d["timeline"] if r["cgroup"] == "/tierpush" and r["usage_pages"] is not None]
+assert t and all(r["high_pages"] == "max" for r in t)
+b = json.load(open(sys.argv[2]))["summary"]
+assert b and all(r["high_pages"] == "max" and r["min_pages"] is None and
+		 r["promoted_pages"] is None for r in b), b
+PY
+check $? "4: json: a limit of max is \"max\", an unknown figure null (format_version 3)"
+check $(grep -q 'format_version.*3' <<<"$mantext" &&
+	grep -qE '"max"|\\\(dqmax\\\(dq' <<<"$mantext"; echo $?) \
+	"4: the man page says what \"max\" and null mean in json"
+
 # 5. a cgroup path that is not UTF-8 (nor printable): json and svg stay valid
 cp "$dat" "$tmp/odd.dat"
 printf '17 /odd\377\376"<&>\001\302\n' >"$tmp/odd.cgroups"
