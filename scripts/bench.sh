@@ -585,7 +585,8 @@ placement_figures() {
 	# (without the parameter it has no memcg_tier event and says so)
 	{ analysis/memcg-tier-report churn -f csv --top 0 -i $dir/trace.dat 2>/dev/null || true; } |
 	awk -F, -v end=$first_end '
-		$2 == "ping_pong" { n++; if ($7 / 1e9 > end - 30) late++ }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["kind"] == "ping_pong" { n++; if ($c["end_ts"] / 1e9 > end - 30) late++ }
 		END { printf "analyzer churn report, ping_pong findings: %d, %d of them in the last 30 s\n", n, late }'
 }
 

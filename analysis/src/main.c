@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,6 +383,7 @@ static int read_side_files(struct analysis *a, const char *map,
 static void print_damage(const struct damage *d, const struct analysis *a,
 			 const char *trace)
 {
+	uint64_t whole;
 	size_t i;
 
 	fprintf(stderr, "%s: %s: damaged capture, the figures are not whole:\n",
@@ -393,14 +395,26 @@ static void print_damage(const struct damage *d, const struct analysis *a,
 		if (e->cpu >= 0)
 			fprintf(stderr, "CPU %d: ", e->cpu);
 		if (e->cg)
-			fprintf(stderr, "%s tier %d: ", e->cg->path ? e->cg->path : "(unnamed)",
-				e->tier);
+			fprintf(stderr, "%s: ", e->cg->path ? e->cg->path : "(unnamed)");
+		if (e->tier >= 0)
+			fprintf(stderr, "tier %d: ", e->tier);
 		fprintf(stderr, "%s (%llu)\n", e->detail,
 			(unsigned long long)e->count);
 	}
-	if (d->until != UINT64_MAX)
-		fprintf(stderr, "  figures are whole up to %.6f s into the capture (--until %.6f)\n",
-			(d->until - a->first_ts) / 1e9, (d->until - a->first_ts) / 1e9);
+	if (d->until == UINT64_MAX)
+		return;
+	/*
+	 * The damage can come before the first record read (a page whose
+	 * time went back): no figure is whole then.  The hint is rounded
+	 * down to the microsecond, so that --until stops before the damage.
+	 */
+	whole = d->until > a->first_ts ? (d->until - a->first_ts) / 1000 : 0;
+	if (whole)
+		fprintf(stderr, "  figures are whole up to %" PRIu64 ".%06" PRIu64 " s into the capture (--until %" PRIu64 ".%06" PRIu64 ")\n",
+			whole / 1000000, whole % 1000000, whole / 1000000,
+			whole % 1000000);
+	else
+		fprintf(stderr, "  no figure is whole: records are missing from the start of the capture\n");
 }
 
 int main(int argc, char **argv)

@@ -13,9 +13,10 @@
 
 enum col_type {
 	COL_STR,
+	COL_PATH,	/* a string; text shortens it when it is the last column */
 	COL_INT,
 	COL_PAGES,	/* text: MiB; csv, json: pages */
-	COL_LIMIT,	/* pages, or "max" */
+	COL_LIMIT,	/* pages, or "max" (json too: null is unknown) */
 	COL_TIME,	/* text: seconds into the capture; csv, json: ns */
 };
 
@@ -55,7 +56,7 @@ struct render_ctx {
 };
 
 /* The JSON layout's version: raised whenever a key changes meaning */
-#define JSON_FORMAT_VERSION 2
+#define JSON_FORMAT_VERSION 3
 
 void table_init(struct table *t, const char *name, const char *title,
 		const struct column *cols, int ncols);

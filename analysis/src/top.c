@@ -35,7 +35,7 @@ static const char *prog = "memcg-tier-report top";
 /* A tier's running totals, as the last table showed them */
 struct counts {
 	int64_t charged, uncharged, reclaimed;
-	uint64_t reclaims, refused, steered;
+	uint64_t reclaims, refused_folios, steered_away;
 };
 
 struct top {
@@ -65,8 +65,9 @@ static void usage(FILE *f)
 "\n"
 "Shows, every interval, each cgroup's memory tiers: usage against the\n"
 "tier's high and max, and per second the pages charged, uncharged and\n"
-"reclaimed and the migrations refused and allocations steered away,\n"
-"from the memcg_tier events read live.  Needs root, tracefs and a kernel\n"
+"reclaimed, the folios refused migration into the tier and the\n"
+"allocations steered away from it, from the memcg_tier events read\n"
+"live.  Needs root, tracefs and a kernel\n"
 "booted with cgroup.memory=tiered_limits.  The events are enabled in a\n"
 "tracing instance of its own, removed on exit: the rest of tracefs is\n"
 "left as it was.  When it ends (--duration, Ctrl-C, SIGTERM) it prints\n"
@@ -101,8 +102,8 @@ static const struct column top_cols[] = {
 	{ "charged_per_s", "CHARGE/s", COL_PAGES, true },
 	{ "uncharged_per_s", "UNCHG/s", COL_PAGES, true },
 	{ "reclaimed_per_s", "RECLM/s", COL_PAGES, true },
-	{ "refused_per_s", "REFUSE/s", COL_INT, true },
-	{ "steered_per_s", "STEER/s", COL_INT, true },
+	{ "refused_folios_per_s", "REF FOLIO/s", COL_INT, true },
+	{ "steered_away_per_s", "STEER AWAY/s", COL_INT, true },
 };
 
 static const struct column total_cols[] = {
@@ -113,8 +114,8 @@ static const struct column total_cols[] = {
 	{ "uncharged", "UNCHARGED", COL_PAGES, true },
 	{ "reclaims", "RECLAIMS", COL_INT, true },
 	{ "reclaimed", "RECLAIMED", COL_PAGES, true },
-	{ "refused", "REFUSED", COL_INT, true },
-	{ "steered", "STEERED", COL_INT, true },
+	{ "refused_folios", "REFUSED FOLIOS", COL_INT, true },
+	{ "steered_away", "STEERED AWAY", COL_INT, true },
 };
 
 #define NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))
@@ -122,9 +123,9 @@ static const struct column total_cols[] = {
 /* The columns by name: both tables start with cgroup, tier and nodes */
 enum { C_CGROUP, C_TIER, C_NODES };
 enum { T_USAGE = C_NODES + 1, T_HIGH, T_MAX, T_MAX_PCT, T_CHARGED, T_UNCHARGED,
-       T_RECLAIMED, T_REFUSED, T_STEERED };
+       T_RECLAIMED, T_REFUSED_FOLIOS, T_STEERED_AWAY };
 enum { S_CHARGED = C_NODES + 1, S_UNCHARGED, S_RECLAIMS, S_RECLAIMED,
-       S_REFUSED, S_STEERED };
+       S_REFUSED_FOLIOS, S_STEERED_AWAY };
 
 static struct counts counts_of(const struct tier_state *t)
 {
@@ -136,7 +137,7 @@ static struct counts counts_of(const struct tier_state *t)
 		c.reclaimed += t->reclaimed[i];
 	}
 	for (i = 0; i < NR_REFUSE_REASONS; i++)
-		c.refused += t->refusals[i];
+		c.refused_folios += t->refused_folios[i];
 	return c;
 }
 
@@ -364,8 +365,8 @@ static bool interval_table(struct top *tp, struct table *t, uint64_t ns)
 			cell_int(&row[T_CHARGED], per_s(now.charged - was->charged, ns));
 			cell_int(&row[T_UNCHARGED], per_s(now.uncharged - was->uncharged, ns));
 			cell_int(&row[T_RECLAIMED], per_s(now.reclaimed - was->reclaimed, ns));
-			cell_int(&row[T_REFUSED], per_s(now.refused - was->refused, ns));
-			cell_int(&row[T_STEERED], per_s(now.steered - was->steered, ns));
+			cell_int(&row[T_REFUSED_FOLIOS], per_s(now.refused_folios - was->refused_folios, ns));
+			cell_int(&row[T_STEERED_AWAY], per_s(now.steered_away - was->steered_away, ns));
 			*was = now;
 		}
 	}
@@ -396,8 +397,8 @@ static bool totals_table(struct top *tp, struct table *t)
 			cell_int(&row[S_UNCHARGED], c.uncharged);
 			cell_int(&row[S_RECLAIMS], c.reclaims);
 			cell_int(&row[S_RECLAIMED], c.reclaimed);
-			cell_int(&row[S_REFUSED], c.refused);
-			cell_int(&row[S_STEERED], c.steered);
+			cell_int(&row[S_REFUSED_FOLIOS], c.refused_folios);
+			cell_int(&row[S_STEERED_AWAY], c.steered_away);
 		}
 	}
 	return true;
@@ -474,7 +475,7 @@ static int parse(struct top_opts *o, const char **root, int argc, char **argv)
 		return usage_error(prog, "unexpected argument '%s'", argv[optind]);
 	table_init(&probe, "top", NULL, top_cols, NCOLS(top_cols));
 	if (!table_has_column(&probe, o->sort))
-		return usage_error(prog, "--sort: no column '%s' (cgroup, tier, nodes, usage, high, max, max_pct, charged_per_s, uncharged_per_s, reclaimed_per_s, refused_per_s, steered_per_s)", o->sort);
+		return usage_error(prog, "--sort: no column '%s' (cgroup, tier, nodes, usage, high, max, max_pct, charged_per_s, uncharged_per_s, reclaimed_per_s, refused_folios_per_s, steered_away_per_s)", o->sort);
 	return 0;
 }
 

@@ -15,6 +15,12 @@ trap 'rm -rf "$tmp"' EXIT
 check() {	# check STATUS DESCRIPTION
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
 }
+# tier0 COLUMN: COLUMN of /tierpush's tier 0 rows of a report's csv on
+# stdin, found by name (the path is the last column)
+tier0() {
+	awk -F, -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["cgroup"] == "/tierpush" && $c["tier"] == 0 { print $c[col] }'
+}
 # fails WANT_STATUS PATTERN DESCRIPTION -- ARGS...: exit status and stderr
 fails() {
 	local want=$1 pattern=$2 what=$3 err rc
@@ -224,18 +230,18 @@ check $? "csv reads with a standard reader: named columns, page_size, no '#'"
 "$report" all -f json --top 1 "$dat" >"$tmp/r.json"
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format_version"] == 2
+assert d["format_version"] == 3
 s = [r for r in d["summary"] if r["cgroup"] == "/tierpush"]
-assert all(isinstance(r["usage_pages"], int) and r["high_pages"] is None for r in s), s
+assert all(isinstance(r["usage_pages"], int) and r["high_pages"] == "max" for r in s), s
 assert len(d["churn"]) == 1 and d["churn_left_out"] >= 1, d.get("churn_left_out")' "$tmp/r.json"
-check $? "json: a format version, numbers as numbers, null for no limit, what --top left out"
+check $? "json: a format version, numbers as numbers, \"max\" for no limit, what --top left out"
 out=$("$report" churn --top 1 --no-header "$dat")
 check $(grep -qE '^\([0-9]+ more left out by --top; --top 0 shows all\)$' <<<"$out"; echo $?) \
 	"--top says how many findings it left out"
 wide=$("$report" summary "$dat" | awk 'length > 100' | wc -l)
 check $([ "$wide" = 0 ]; echo $?) "the text summary fits 100 columns ($wide wider lines)"
 hdr=$("$report" summary --no-header -F cgroup,tier,usage_pages,refused_tier_max_pages "$dat" | sed -n 2p)
-check $([ "$(echo $hdr)" = "cgroup tier usage refused at max" ]; echo $?) \
+check $([ "$(echo $hdr)" = "tier usage refused at max cgroup" ]; echo $?) \
 	"--fields picks the columns, in the table's order ($hdr)"
 first=$(trace-cmd report -i "$dat" 2>/dev/null | grep -m1 -oE '[0-9]+\.[0-9]{6}:' | tr -d :)
 abs=$("$report" -t "$dat" | sed -n 's/^start (s): //p')
@@ -251,7 +257,8 @@ fails 1 "top buffer and the buffer instance 'tier' .*--buffer NAME" \
 	"a capture with a buffer instance is refused, naming it" -- "$inst"
 fails 1 "--buffer nope: no such buffer.* 'tier'" "an unknown --buffer is refused, naming the buffers" \
 	-- --buffer nope "$inst"
-n=$("$report" summary -f csv --buffer tier "$inst" | awk -F, 'NR > 1 && $11 > 0' | wc -l)
+n=$("$report" summary -f csv --buffer tier "$inst" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["charged_pages"] > 0' | wc -l)
 m=$(trace-cmd report -i "$inst" 2>/dev/null | grep -c 'memcg_tier_charge:')
 check $([ "$n" -ge 1 ] && [ "$m" -gt 0 ]; echo $?) \
 	"--buffer tier reads the instance's memcg_tier records ($n tiers charged; trace-cmd report: $m charges)"
@@ -260,7 +267,7 @@ check $([ "$n" -ge 1 ] && [ "$m" -gt 0 ]; echo $?) \
 summary=$("$report" summary -f csv "$dat")
 col() {	# col TIER COLUMN
 	awk -F, -v t="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$2 == "/tierpush" && $3 == t { print $h[c] }' <<<"$summary"
+		$h["cgroup"] == "/tierpush" && $h["tier"] == t { print $h[c] }' <<<"$summary"
 }
 id=$(awk '$2 == "/tierpush" { print $1 }' "$fix/tierpush.cgroups")
 trace-cmd report -i "$dat" 2>/dev/null | grep "memcg_tier_charge:.*cgroup_id=$id " >"$tmp/charges.txt"
@@ -277,19 +284,19 @@ n_steer=$(trace-cmd report -i "$dat" 2>/dev/null | grep -c "memcg_tier_steer:")
 check $([ "$(col 0 refused_tier_max_pages)" = "$n_refuse" ] && [ "$(col 0 steered_away)" = "$n_steer" ]; echo $?) \
 	"refusals ($n_refuse) and steers ($n_steer) match trace-cmd report"
 
-only=$("$report" summary -f csv -c "$id" "$dat" | tail -n +2 | cut -d, -f2 | sort -u)
+only=$("$report" summary -f csv -F cgroup -c "$id" "$dat" | tail -n +2 | cut -d, -f1 | sort -u)
 check $([ "$only" = /tierpush ]; echo $?) "--cgroup ID keeps only that cgroup"
 
 # --until T and --since T split the capture's charges exactly
 total=$(col 0 charged_pages)
-a=$("$report" summary -f csv --until 300ms "$dat" | awk -F, '$2 == "/tierpush" && $3 == 0 { print $11 }')
-b=$("$report" summary -f csv --since 300ms "$dat" | awk -F, '$2 == "/tierpush" && $3 == 0 { print $11 }')
+a=$("$report" summary -f csv --until 300ms "$dat" | tier0 charged_pages)
+b=$("$report" summary -f csv --since 300ms "$dat" | tier0 charged_pages)
 check $([ -n "$a" ] && [ -n "$b" ] && [ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ $((a + b)) = "$total" ]; echo $?) \
 	"--until 300ms and --since 300ms split tier 0's charges ($a + $b = $total)"
 
 tl=$("$report" timeline -f csv -b 100ms "$dat")
-rows=$(awk -F, '$3 == "/tierpush" && $4 == 0' <<<"$tl" | wc -l)
-sum=$(awk -F, '$3 == "/tierpush" && $4 == 0 { s += $9 } END { print s + 0 }' <<<"$tl")
+rows=$(tier0 charged_pages <<<"$tl" | wc -l)
+sum=$(tier0 charged_pages <<<"$tl" | awk '{ s += $1 } END { print s + 0 }')
 check $([ "$rows" -gt 5 ] && [ "$sum" = "$total" ]; echo $?) \
 	"timeline at 100ms: $rows buckets whose charges add up to the summary's ($sum)"
 

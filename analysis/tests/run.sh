@@ -13,10 +13,10 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 unit=${MEMCG_TIER_UNIT:-$here/../build/unit}
-scripts=(cli.sh flips.sh operator.sh plugin.sh install.sh)
+scripts=(cli.sh figures.sh flips.sh operator.sh plugin.sh install.sh)
 flips=200
 if [ "${1:-}" = --sanitize ]; then
-	scripts=(cli.sh flips.sh operator.sh)
+	scripts=(cli.sh figures.sh flips.sh operator.sh)
 	flips=40
 fi
 pass=0

@@ -81,7 +81,13 @@ for tier in 0 1; do
 		b=$(sed -n "s/^tier$tier .* $key=\([0-9]*\).*/\1/p" /tmp/tier_stat.before)
 		a=$(sed -n "s/^tier$tier .* $key=\([0-9]*\).*/\1/p" /tmp/tier_stat.after)
 		want=$((a - b))
-		got=$(totals /$cg $tier $key)
+		# memory.tier_stat's refused counts folios, its steered steers away
+		case $key in
+		refused) col=refused_folios ;;
+		steered) col=steered_away ;;
+		*) col=$key ;;
+		esac
+		got=$(totals /$cg $tier $col)
 		[ "$key" = reclaimed ] && got=$((${got:-0} * $(totals /$cg $tier page_size)))
 		tap $([ "${got:-x}" = "$want" ]; echo $?) \
 			"top's total $key of tier $tier equals the tier_stat delta ($got, $want)"
