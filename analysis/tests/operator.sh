@@ -75,12 +75,14 @@ check $? "exporter: live cgroup paths with \\ & # kept whole, a trailing slash o
 
 if [ -x /bin/busybox ]; then
 	mkdir -p "$tmp/bb"
-	for a in awk sed find stat mv rm dirname basename grep; do
+	for a in awk sed find ls mv rm dirname basename grep; do
 		ln -s /bin/busybox "$tmp/bb/$a"
 	done
 	PATH=$tmp/bb:$PATH /bin/busybox sh "$exporter" --snapshot "$snap" \
-		-o "$tmp/bb.prom" && cmp -s "$tmp/bb.prom" "$prom"
-	check $? "exporter: busybox sh and awk (as in the guest) write the same file"
+		-o "$tmp/bb.prom" && cmp -s "$tmp/bb.prom" "$prom" &&
+	PATH=$tmp/bb:$PATH /bin/busybox sh "$exporter" --cgroup-root "$tmp/live" \
+		-o "$tmp/bb-live.prom" && cmp -s "$tmp/bb-live.prom" "$tmp/live.prom"
+	check $? "exporter: busybox sh, find, ls and awk (as in the guest) write the same files"
 fi
 
 # top: every refusal comes before tracefs is touched
