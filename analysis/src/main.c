@@ -409,7 +409,7 @@ int main(int argc, char **argv)
 	    (c.svg_path && output_open(&svg, prog, c.svg_path)))
 		goto free;
 
-	if (read_capture(&a, c.trace, c.buffer, &dmg, err, sizeof(err))) {
+	if (read_capture(&a, c.trace, c.buffer, NULL, &dmg, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s: %s\n", prog, c.trace, err);
 		goto free;
 	}
@@ -460,7 +460,7 @@ int main(int argc, char **argv)
 		goto tables;
 	}
 	ctx = (struct render_ctx){ a.first_ts, c.absolute, a.page_size,
-				   c.fields, c.nfields };
+				   c.fields, c.nfields, 0 };
 	/* csv has room for one table: the damage goes to stderr alone */
 	if (render_tables(out.f ? out.f : stdout, c.fmt, &ctx,
 			  shown + (c.fmt == FMT_CSV && dmg.n),

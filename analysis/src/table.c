@@ -184,6 +184,9 @@ static const char *text_cell(const struct render_ctx *ctx,
 		snprintf(buf, len, "%.1fM",
 			 (double)c->v * ctx->page_size / (1 << 20));
 		return buf;
+	case COL_CENTI:
+		snprintf(buf, len, "%" PRId64 ".%02" PRId64, c->v / 100, c->v % 100);
+		return buf;
 	case COL_TIME:
 		if (ctx->absolute)	/* seconds.microseconds, as trace-cmd */
 			snprintf(buf, len, "%" PRIu64 ".%06" PRIu64,
@@ -199,11 +202,25 @@ static const char *text_cell(const struct render_ctx *ctx,
 	}
 }
 
+/* The last column, cut to @room from the left when it is longer */
+static void last_cell(FILE *f, const char *s, int room)
+{
+	size_t n = strlen(s);
+
+	if (room > 3 && n > (size_t)room)
+		fprintf(f, "...%s", s + n - (room - 3));
+	else
+		fputs(s, f);
+}
+
+/* A last column of text that gives way so that lines fit ctx->width */
+#define ROOM_MIN 12
+
 static void render_text(FILE *f, const struct render_ctx *ctx,
 			const struct table *t)
 {
 	char buf[64];
-	int *w, i, last = -1;
+	int *w, i, last = -1, used = 0, room = 0;
 	size_t r;
 
 	fprintf(f, "%s\n", t->title);
@@ -227,6 +244,11 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 				w[i] = n;
 		}
 	}
+	for (i = 0; i < last; i++)
+		if (shown(ctx, FMT_TEXT, t, &t->cols[i]))
+			used += w[i] + 1;
+	if (ctx->width && t->cols[last].type == COL_STR)
+		room = ctx->width - used > ROOM_MIN ? ctx->width - used : ROOM_MIN;
 	/* Strings left-aligned, figures right-aligned, by one space */
 	for (r = 0; r <= t->nrows; r++) {
 		const char *sep = "";
@@ -234,13 +256,19 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 		for (i = 0; i <= last; i++) {
 			const struct column *col = &t->cols[i];
 
+			const char *s;
+
 			if (!shown(ctx, FMT_TEXT, t, col))
 				continue;
-			fprintf(f, "%s%*s", sep, col->type != COL_STR ? w[i] :
-				i == last ? 0 : -w[i],
-				!r ? col->label :
-				text_cell(ctx, col, &t->cells[(r - 1) * t->ncols + i],
-					  buf, sizeof(buf)));
+			s = !r ? col->label :
+			    text_cell(ctx, col, &t->cells[(r - 1) * t->ncols + i],
+				      buf, sizeof(buf));
+			fputs(sep, f);
+			if (i == last && room)
+				last_cell(f, s, room);
+			else
+				fprintf(f, "%*s", col->type != COL_STR ? w[i] :
+					i == last ? 0 : -w[i], s);
 			sep = " ";
 		}
 		fputc('\n', f);
@@ -283,6 +311,8 @@ static void raw_cell(FILE *f, enum format fmt, const struct column *col,
 		fputs(fmt == FMT_JSON ? "null" : "max", f);
 	} else if (col->type == COL_TIME) {
 		fprintf(f, "%" PRIu64, (uint64_t)c->v);
+	} else if (col->type == COL_CENTI) {
+		fprintf(f, "%" PRId64 ".%02" PRId64, c->v / 100, c->v % 100);
 	} else {
 		fprintf(f, "%" PRId64, c->v);
 	}

@@ -17,6 +17,7 @@ enum col_type {
 	COL_PAGES,	/* text: MiB; csv, json: pages */
 	COL_LIMIT,	/* pages, or "max" */
 	COL_TIME,	/* text: seconds into the capture; csv, json: ns */
+	COL_CENTI,	/* hundredths, written with two decimals */
 };
 
 struct column {
@@ -52,6 +53,11 @@ struct render_ctx {
 	int page_size;
 	const char *const *fields;	/* --fields: columns by name, or NULL */
 	int nfields;
+	/*
+	 * text: lines at most this long, 0 for no limit.  Only a last column
+	 * of text gives way, cut from the left (a path's end names it).
+	 */
+	int width;
 };
 
 /* The JSON layout's version: raised whenever a key changes meaning */

@@ -13,6 +13,6 @@ while IFS= read -r line; do
 	esac
 	echo "$line"
 done < <("$here/../build/unit" "$here/formats" 2>&1 || echo "not ok - unit tests exited with status $?";
-	 "$here/cli.sh" 2>&1; "$here/flips.sh" 2>&1; "$here/operator.sh" 2>&1; "$here/exporter.sh" 2>&1; "$here/plugin.sh" 2>&1)
+	 "$here/cli.sh" 2>&1; "$here/flips.sh" 2>&1; "$here/operator.sh" 2>&1; "$here/exporter.sh" 2>&1; "$here/top.sh" 2>&1; "$here/plugin.sh" 2>&1)
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
