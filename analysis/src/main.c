@@ -31,6 +31,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [REPORT] [OPTION]... [-i TRACE.dat | TRACE.dat]\n"
+"       %s top [OPTION]... [-i TRACE.dat]\n"
 "\n"
 "Reports what tiered memcg limits did in a capture recorded with\n"
 "tracing/record.sh (or trace-cmd record -e memcg_tier -e cgroup).\n"
@@ -42,6 +43,8 @@ static void usage(FILE *f)
 "  churn     reclaim charged straight back, promote/demote ping-pong,\n"
 "            bursts of refused migrations, steering that flips; worst first\n"
 "  all       the three, in that order (not with -f csv)\n"
+"  top       the events live, a table every second, or a capture replayed\n"
+"            through the same screen (-i); its own options: top --help\n"
 "\n"
 "Options:\n"
 "  -i, --input FILE        the capture (default: trace.dat)\n"
@@ -88,7 +91,7 @@ static void usage(FILE *f)
 "Exit status: 0 ok; 1 the capture or a file could not be read or\n"
 "written; 2 wrong usage; 3 the capture is damaged: the reports were\n"
 "written, led by what they cannot be trusted for (also on stderr).\n",
-		prog, TOP_MAX);
+		prog, prog, TOP_MAX);
 }
 
 enum { OPT_SVG = 256, OPT_SINCE, OPT_UNTIL, OPT_TOP, OPT_MAP, OPT_STAT, OPT_STAT_END,
@@ -467,7 +470,7 @@ int main(int argc, char **argv)
 	    (c.svg_path && output_open(&svg, prog, c.svg_path)))
 		goto free;
 
-	if (read_capture(&a, c.trace, c.buffer, &dmg, err, sizeof(err))) {
+	if (read_capture(&a, c.trace, c.buffer, NULL, &dmg, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s: %s\n", prog, c.trace, err);
 		goto free;
 	}
@@ -515,7 +518,7 @@ int main(int argc, char **argv)
 		goto tables;
 	}
 	ctx = (struct render_ctx){ a.first_ts, c.absolute, a.page_size,
-				   c.fields, c.nfields };
+				   c.fields, c.nfields, TEXT_WIDTH };
 	/* csv has room for one table: the damage goes to stderr alone */
 	if (render_tables(out.f ? out.f : stdout, c.fmt, &ctx,
 			  shown + (c.fmt == FMT_CSV && dmg.n),

@@ -44,6 +44,7 @@ struct reader {
 	struct tier_decoder dec;
 	struct tep_handle *tep;
 	struct tracecmd_input *h;
+	const struct read_pace *pace;
 	struct stream *st;
 	int nr;
 	int *heap;			/* stream indices by next timestamp */
@@ -183,6 +184,9 @@ static int merge(struct reader *r, char *err, size_t errlen)
 			sift_down(r, 0);
 			continue;
 		}
+		/* Stopped: s->rec stays, so the stream does not count as cut */
+		if (r->pace && !r->pace->at(r->pace->arg, rec->ts))
+			return 0;
 		if (take(r, s, rec, err, errlen)) {
 			tracecmd_free_record(rec);
 			s->rec = NULL;
@@ -358,9 +362,10 @@ static struct tracecmd_input *pick_buffer(struct tracecmd_input *h,
 }
 
 int read_capture(struct analysis *a, const char *file, const char *buffer,
-		 struct damage *dmg, char *err, size_t errlen)
+		 const struct read_pace *pace, struct damage *dmg,
+		 char *err, size_t errlen)
 {
-	struct reader r = { .a = a };
+	struct reader r = { .a = a, .pace = pace };
 	struct tracecmd_input *top, *h;
 	char msg[200];
 	int ret = -1, i, cpus, quiet;

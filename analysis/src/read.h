@@ -10,19 +10,31 @@
 #include "state.h"
 
 /*
+ * Called with each record's timestamp before the record is fed: how
+ * memcg-tier-report top -i plays a capture at its pace.  Returning false
+ * stops the reading there, as --until would.
+ */
+struct read_pace {
+	bool (*at)(void *arg, uint64_t ts);
+	void *arg;
+};
+
+/*
  * Stream every record of @file, in time order across CPUs, through the
  * decoder into @a, up to --until, in time linear in the capture (with
  * libtracecmd before 1.5.1, by decompressing a compressed capture whole
  * first: libtracecmd-workaround.h).  @buffer names the buffer
  * instance to read ("top" or NULL for the main buffer; a capture with
- * instances needs one named).  What the capture gives away as damaged
+ * instances needs one named); @pace, if not NULL, sees each record
+ * first.  What the capture gives away as damaged
  * goes into @dmg and the reading goes on.  Returns 0, or -1 with a
  * message in err that names the problem (the caller adds the file
  * name): empty, not a capture, unreadable headers, no memcg_tier events,
  * an unknown buffer, a window past the capture's end.
  */
 int read_capture(struct analysis *a, const char *file, const char *buffer,
-		 struct damage *dmg, char *err, size_t errlen);
+		 const struct read_pace *pace, struct damage *dmg,
+		 char *err, size_t errlen);
 
 /*
  * The side files below are read only from a regular file with something

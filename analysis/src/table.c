@@ -190,6 +190,9 @@ static const char *text_cell(const struct render_ctx *ctx,
 		snprintf(buf, len, "%.1fM",
 			 (double)c->v * ctx->page_size / (1 << 20));
 		return buf;
+	case COL_CENTI:
+		snprintf(buf, len, "%" PRId64 ".%02" PRId64, c->v / 100, c->v % 100);
+		return buf;
 	case COL_TIME:
 		if (ctx->absolute)	/* seconds.microseconds, as trace-cmd */
 			snprintf(buf, len, "%" PRIu64 ".%06" PRIu64,
@@ -205,14 +208,13 @@ static const char *text_cell(const struct render_ctx *ctx,
 	}
 }
 
-/* Text lines fit this, the last column a path shortened to at least PATH_MIN */
-#define TEXT_WIDTH 100
-#define PATH_MIN 24
+/* A path last gives way to ctx->width down to this, not below */
+#define PATH_MIN 16
 
 /*
  * @s in @room columns: its start and end around "...", where a path
  * says most (/system.slice/docker-...ffff.scope).  Cut between UTF-8
- * characters, not inside one.
+ * characters, not inside one.  Whether it was cut.
  */
 static bool put_path(FILE *f, const char *s, int room)
 {
@@ -260,8 +262,8 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 		}
 	}
 	/* A path last has what the other columns leave of the line */
-	if (last >= 0 && t->cols[last].type == COL_PATH) {
-		room = TEXT_WIDTH;
+	if (ctx->width && last >= 0 && t->cols[last].type == COL_PATH) {
+		room = ctx->width;
 		for (i = 0; i < last; i++)
 			if (shown(ctx, FMT_TEXT, t, &t->cols[i]))
 				room -= w[i] + 1;
@@ -292,8 +294,8 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 		fputc('\n', f);
 	}
 	if (shortened)
-		fprintf(f, "(paths shortened to fit %d columns: -f csv or json prints them whole)\n",
-			TEXT_WIDTH);
+		fprintf(f, "(paths shortened to fit %d columns: -f csv prints them whole)\n",
+			ctx->width);
 	if (t->left_out)
 		fprintf(f, "(%zu more left out by --top; --top 0 shows all)\n",
 			t->left_out);
@@ -335,6 +337,8 @@ static void raw_cell(FILE *f, enum format fmt, const struct column *col,
 		fputs(fmt == FMT_JSON ? "\"max\"" : "max", f);
 	} else if (col->type == COL_TIME) {
 		fprintf(f, "%" PRIu64, (uint64_t)c->v);
+	} else if (col->type == COL_CENTI) {
+		fprintf(f, "%" PRId64 ".%02" PRId64, c->v / 100, c->v % 100);
 	} else {
 		fprintf(f, "%" PRId64, c->v);
 	}

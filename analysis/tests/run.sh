@@ -1,22 +1,23 @@
 #!/bin/bash
 # "make test" in analysis/: the unit tests, then the command-line tests on
-# the committed captures and the byte flips in them, the plugin, the build
-# and the installed tree.  The last line is "N passed, N failed".
+# the committed captures and the byte flips in them, the exporter, top's
+# replay, the plugin, the build and the installed tree.  The last line is
+# "N passed, N failed".
 #
 #   tests/run.sh [--sanitize]   (make test-sanitize: the analyzer's own
 #                                tests on $MEMCG_TIER_REPORT and
 #                                $MEMCG_TIER_UNIT, a sanitizer build; the
-#                                plugin runs inside trace-cmd, the build
-#                                tests build: both left out; 40 byte
-#                                flips per capture instead of 200, for
-#                                time)
+#                                exporter is sh, the plugin runs inside
+#                                trace-cmd, the build tests build: those
+#                                left out; 40 byte flips per capture
+#                                instead of 200, for time)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 unit=${MEMCG_TIER_UNIT:-$here/../build/unit}
-scripts=(cli.sh figures.sh flips.sh operator.sh plugin.sh install.sh)
+scripts=(cli.sh figures.sh flips.sh operator.sh exporter.sh top.sh plugin.sh install.sh)
 flips=200
 if [ "${1:-}" = --sanitize ]; then
-	scripts=(cli.sh figures.sh flips.sh operator.sh)
+	scripts=(cli.sh figures.sh flips.sh operator.sh top.sh)
 	flips=40
 fi
 pass=0

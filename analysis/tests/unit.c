@@ -9,12 +9,15 @@
  *
  * Prints "ok - ..." / "not ok - ..." lines.
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode.h"
+#include "psi.h"
 #include "report.h"
 #include "state.h"
 
@@ -623,6 +626,38 @@ static void test_escapes(void)
 	}
 }
 
+/* memory.pressure as a kernel with CONFIG_PSI writes it, and none */
+static void test_psi(void)
+{
+	char dir[] = "/tmp/unit-psi.XXXXXX", file[64];
+	struct psi p;
+	FILE *f;
+	bool ok;
+	int fd;
+
+	if (!mkdtemp(dir)) {
+		check(0, "psi: a temporary directory");
+		return;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	check(!psi_read(fd, &p) && p.some == -1 && p.full == -1,
+	      "psi: no memory.pressure (no CONFIG_PSI) is unknown");
+	snprintf(file, sizeof(file), "%s/memory.pressure", dir);
+	f = fopen(file, "w");
+	if (f) {
+		fputs("some avg10=12.34 avg60=5.00 avg300=1.25 total=123456\n"
+		      "full avg10=0.07 avg60=0.00 avg300=0.00 total=789\n", f);
+		fclose(f);
+	}
+	ok = psi_read(fd, &p);
+	check(ok && p.some == 1234 && p.full == 7,
+	      "psi: avg10 of some and full in hundredths (%lld, %lld)",
+	      (long long)p.some, (long long)p.full);
+	close(fd);
+	unlink(file);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -635,5 +670,6 @@ int main(int argc, char **argv)
 	test_state();
 	test_invariants();
 	test_escapes();
+	test_psi();
 	return failures ? 1 : 0;
 }
