@@ -36,7 +36,7 @@ check $([ "$tables" -ge 3 ]; echo $?) \
 	"the replay shows a table per second of the 2 s capture, then the totals ($tables tables)"
 # The totals against summary's columns, cgroup by cgroup and tier by tier:
 # top's name, summary's name
-pairs="charged:charged_pages uncharged:uncharged_pages reclaims:reclaims reclaimed:reclaimed_pages steered:steered_away"
+pairs="charged:charged_pages uncharged:uncharged_pages reclaims:reclaims reclaimed:reclaimed_pages refused_folios:refused_folios steered_away:steered_away"
 diffs=$(awk -F, -v pairs="$pairs" '
 	FNR == 1 { f++ }
 	/^tier,|^cgroup_id,/ { delete c; for (i = 1; i <= NF; i++) c[$i] = i; n++; last[f] = n; next }
@@ -100,6 +100,21 @@ wide=$(awk 'length($0) > 100' "$tmp/replay.txt" | wc -l)
 check $([ "$wide" -eq 0 ] && grep -q "^TIER " "$tmp/replay.txt"; echo $?) \
 	"top: every line of the text fits 100 columns ($wide do not)"
 lastcol=$(awk '$1 == "TIER" { print $NF }' "$tmp/replay.txt" | sort -u | tr '\n' ' ')
-tail=$(grep -c 'c3b2a1f\.scope$' "$tmp/replay.txt")
-check $([ "$lastcol" = "CGROUP " ] && [ "$tail" -ge 3 ]; echo $?) \
-	"top: the path is the last column, its end kept (headers end in: $lastcol; rows ending in the scope: $tail)"
+# Each row's last field: the path, or its start and its end around "..."
+cut=$(awk -v p="$long" '$1 ~ /^[0-9]+$/ {
+		for (i = 2; i + 3 <= length($NF); i++) {
+			head = substr($NF, 1, i - 1)
+			tail = substr($NF, i + 3)
+			if (substr($NF, i, 3) == "..." && index(p, head) == 1 &&
+			    substr(p, length(p) - length(tail) + 1) == tail && tail ~ /\.scope$/)
+				break
+		}
+		if (i + 3 <= length($NF))
+			ok++
+		else
+			bad++
+	} END { print ok + 0, bad + 0 }' "$tmp/replay.txt")
+check $([ "$lastcol" = "CGROUP " ] && [ "${cut% *}" -ge 3 ] && [ "${cut#* }" = 0 ] &&
+	grep -q '^(paths shortened' "$tmp/replay.txt"; echo $?) \
+	"top: the path is the last column, shortened to its start and end (headers end in: $lastcol; rows shortened, otherwise: $cut)"
+
