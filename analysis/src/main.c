@@ -343,46 +343,6 @@ static int check_outputs(const struct cli *c, const char *map,
 	return 0;
 }
 
-/*
- * The side files, read once the capture is.  A map or start snapshot
- * that names none of the cgroups the capture has records of, while one of
- * them has no name from a cgroup_mkdir record, is another capture's: its
- * problem, said as such, not damage of the capture.  (A map of idle
- * cgroups, where every busy one was made while recording, names none and
- * is fine.)
- */
-static int read_side_files(struct analysis *a, const char *map,
-			   const char *stat_path, const char *stat_end,
-			   char *err, size_t errlen)
-{
-	uint64_t need = unnamed_recorded(a);
-	unsigned int named = 0;
-	const char *none = NULL, *what = NULL;
-
-	if (map) {
-		if (read_cgroup_map(a, map, &named, err, errlen))
-			return -1;
-		if (!named)
-			none = map, what = SIDE_MAP;
-	}
-	if (stat_path) {
-		if (read_tier_stat(a, stat_path, a->page_size, false, &named,
-				   err, errlen))
-			return -1;
-		if (!named && !none)
-			none = stat_path, what = SIDE_STAT;
-	}
-	if (stat_end && read_tier_stat(a, stat_end, a->page_size, true,
-				       &named, err, errlen))
-		return -1;
-	if (need && none) {
-		snprintf(err, errlen, "%s: names none of the cgroups the capture has records of (such as id %llu): the %s of another capture?",
-			 none, (unsigned long long)need, what);
-		return -1;
-	}
-	return 0;
-}
-
 static void print_damage(const struct damage *d, const struct analysis *a,
 			 const char *trace)
 {
@@ -460,9 +420,7 @@ int main(int argc, char **argv)
 		goto free;
 	ret = 1;
 	/* A side file's own problem, said before the capture is read */
-	if ((map_path && side_file_check(map_path, SIDE_MAP, err, sizeof(err))) ||
-	    (stat_path && side_file_check(stat_path, SIDE_STAT, err, sizeof(err))) ||
-	    (end_path && side_file_check(end_path, SIDE_STAT, err, sizeof(err)))) {
+	if (check_side_files(map_path, stat_path, end_path, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto free;
 	}

@@ -485,15 +485,23 @@ static FILE *side_open(const char *file, const char *what, char *err,
 	return f;
 }
 
-int side_file_check(const char *file, const char *what, char *err,
-		    size_t errlen)
+static int side_file_check(const char *file, const char *what, char *err,
+			   size_t errlen)
 {
-	FILE *f = side_open(file, what, err, errlen);
+	FILE *f = file ? side_open(file, what, err, errlen) : NULL;
 
 	if (!f)
-		return -1;
+		return file ? -1 : 0;
 	fclose(f);
 	return 0;
+}
+
+int check_side_files(const char *map, const char *start, const char *end,
+		     char *err, size_t errlen)
+{
+	return side_file_check(map, SIDE_MAP, err, errlen) ||
+	       side_file_check(start, SIDE_STAT, err, errlen) ||
+	       side_file_check(end, SIDE_STAT, err, errlen) ? -1 : 0;
 }
 
 /* Lines of FILE, each handed to @line with its number; stops on error */
@@ -536,7 +544,8 @@ static bool recorded(struct analysis *a, uint64_t id)
 	return cg && cg->records;
 }
 
-uint64_t unnamed_recorded(const struct analysis *a)
+/* A cgroup the capture has records of and no name for; 0 when none */
+static uint64_t unnamed_recorded(const struct analysis *a)
 {
 	uint32_t i;
 
@@ -765,6 +774,44 @@ int read_tier_stat(struct analysis *a, const char *file, int page_size,
 	if (each_line(file, SIDE_STAT, err, errlen, stat_line, &c))
 		return -1;
 	*named = c.named;
+	return 0;
+}
+
+/*
+ * A map or start snapshot that names none of the cgroups the capture has
+ * records of, while one of them has no name from a cgroup_mkdir record,
+ * is another capture's: its problem, said as such, not damage of the
+ * capture.  (A map of idle cgroups, where every busy one was made while
+ * recording, names none and is fine.)
+ */
+int read_side_files(struct analysis *a, const char *map, const char *start,
+		    const char *end, char *err, size_t errlen)
+{
+	uint64_t need = unnamed_recorded(a);
+	unsigned int named = 0;
+	const char *none = NULL, *what = NULL;
+
+	if (map) {
+		if (read_cgroup_map(a, map, &named, err, errlen))
+			return -1;
+		if (!named)
+			none = map, what = SIDE_MAP;
+	}
+	if (start) {
+		if (read_tier_stat(a, start, a->page_size, false, &named, err,
+				   errlen))
+			return -1;
+		if (!named && !none)
+			none = start, what = SIDE_STAT;
+	}
+	if (end && read_tier_stat(a, end, a->page_size, true, &named, err,
+				  errlen))
+		return -1;
+	if (need && none) {
+		snprintf(err, errlen, "%s: names none of the cgroups the capture has records of (such as id %llu): the %s of another capture?",
+			 none, (unsigned long long)need, what);
+		return -1;
+	}
 	return 0;
 }
 

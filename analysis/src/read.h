@@ -38,16 +38,21 @@ int read_capture(struct analysis *a, const char *file, const char *buffer,
 
 /*
  * The side files below are read only from a regular file with something
- * in it; any other is refused with a message naming it and @what it was
- * meant to be.  side_file_check() says so before the capture is read.
- * *@named: how many of the file's lines are of a cgroup the capture has
- * records of.
+ * in it; any other is refused with a message naming it and what it was
+ * meant to be.  check_side_files() says so before the capture is read,
+ * of the cgroup map and the tier_stat snapshots taken at the start and
+ * at the end (each NULL when there is none); read_side_files() reads
+ * them once the capture is, and refuses another capture's.  *@named:
+ * how many of the file's lines are of a cgroup the capture has records
+ * of.
  */
 #define SIDE_MAP "cgroup map"
 #define SIDE_STAT "tier_stat snapshot"
 
-int side_file_check(const char *file, const char *what, char *err,
-		    size_t errlen);
+int check_side_files(const char *map, const char *start, const char *end,
+		     char *err, size_t errlen);
+int read_side_files(struct analysis *a, const char *map, const char *start,
+		    const char *end, char *err, size_t errlen);
 
 /* "ID PATH" lines: cgroups that existed before recording started */
 int read_cgroup_map(struct analysis *a, const char *file,
@@ -61,9 +66,6 @@ int read_cgroup_map(struct analysis *a, const char *file,
  */
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
 		   bool end, unsigned int *named, char *err, size_t errlen);
-
-/* A cgroup the capture has records of and no name for; 0 when none */
-uint64_t unnamed_recorded(const struct analysis *a);
 
 /*
  * One line of that form read live: the tier's usage and limits as they

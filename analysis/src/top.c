@@ -668,42 +668,31 @@ static bool replay_at(void *arg, uint64_t ts)
 	return replay_until(r, ts);
 }
 
-/*
- * The side files summary reads by default.  The cgroup map before the
- * capture, so that the screen names the cgroups (a cgroup_mkdir record
- * names one all the same, as when summary reads the map after); the
- * snapshots after it, as summary does: the one taken at the start gives
- * usage only to tiers without a record.
- */
-static int side_file(struct analysis *a, const char *trace,
-		     const char *suffix, char *err, size_t errlen)
-{
-	char *file = sidecar(trace, suffix);
-	unsigned int named;
-	int ret = 0;
-
-	if (file && !strcmp(suffix, "cgroups"))
-		ret = read_cgroup_map(a, file, &named, err, errlen);
-	else if (file)
-		ret = read_tier_stat(a, file, a->page_size,
-				     !strcmp(suffix, "tier_stat.end"), &named,
-				     err, errlen);
-	free(file);
-	return ret;
-}
-
 /* top -i: the capture through the same screen; 0, 1 or EXIT_DAMAGED */
 static int replay(struct top *tp, const struct top_opts *o)
 {
 	struct replay r = { .tp = tp, .o = o };
 	struct read_pace pace = { replay_at, &r };
+	/* The side files summary reads by default, checked as it checks them */
+	char *map = sidecar(o->input, "cgroups");
+	char *start = sidecar(o->input, "tier_stat.start");
+	char *end = sidecar(o->input, "tier_stat.end");
 	struct damage dmg;
+	unsigned int named;
 	int ret = 1;
 
 	tp->replay = true;
 	tp->a.cfg.until = o->duration;
 	damage_init(&dmg);
-	if (side_file(&tp->a, o->input, "cgroups", tp->err, sizeof(tp->err))) {
+	/*
+	 * The map is read before the capture too, so that the screen names
+	 * the cgroups (a cgroup_mkdir record names one all the same);
+	 * read_side_files() reads it again after, as summary does, and says
+	 * whether it is another capture's.
+	 */
+	if (check_side_files(map, start, end, tp->err, sizeof(tp->err)) ||
+	    (map && read_cgroup_map(&tp->a, map, &named, tp->err,
+				    sizeof(tp->err)))) {
 		fprintf(stderr, "%s: %s\n", prog, tp->err);
 		goto out;
 	}
@@ -722,8 +711,9 @@ static int replay(struct top *tp, const struct top_opts *o)
 			goto out;
 		}
 	}
-	if (side_file(&tp->a, o->input, "tier_stat.start", tp->err, sizeof(tp->err)) ||
-	    side_file(&tp->a, o->input, "tier_stat.end", tp->err, sizeof(tp->err))) {
+	/* The side files after the capture, as summary reads them */
+	if (read_side_files(&tp->a, map, start, end, tp->err,
+			    sizeof(tp->err))) {
 		fprintf(stderr, "%s: %s\n", prog, tp->err);
 		goto out;
 	}
@@ -738,6 +728,9 @@ static int replay(struct top *tp, const struct top_opts *o)
 		ret = EXIT_DAMAGED;
 	}
 out:
+	free(map);
+	free(start);
+	free(end);
 	damage_free(&dmg);
 	return ret;
 }

@@ -118,3 +118,25 @@ check $([ "$lastcol" = "CGROUP " ] && [ "${cut% *}" -ge 3 ] && [ "${cut#* }" = 0
 	grep -q '^(paths shortened' "$tmp/replay.txt"; echo $?) \
 	"top: the path is the last column, shortened to its start and end (headers end in: $lastcol; rows shortened, otherwise: $cut)"
 
+# The replay's side files are checked as summary checks them (issue 35, 6-8)
+side=$tmp/side
+mkdir "$side"
+cp "$dat" "$side/t.dat"
+side_fails() {	# side_fails PATTERN DESCRIPTION
+	local err rc
+	err=$(timeout 20 "$report" top -i "$side/t.dat" --speed 1000 -b 2>&1 >/dev/null)
+	rc=$?
+	check $([ $rc -eq 1 ] && grep -qE -- "$1" <<<"$err"; echo $?) "top -i: $2 (exit $rc: ${err%%$'\n'*})"
+}
+mkdir "$side/t.cgroups"
+side_fails "$side/t.cgroups: is a directory, not a cgroup map" "a directory TRACE.cgroups is said, before the replay"
+rmdir "$side/t.cgroups"
+mkfifo "$side/t.cgroups"
+side_fails "$side/t.cgroups: not a regular file" "a FIFO as TRACE.cgroups is refused, not waited on"
+rm "$side/t.cgroups"
+: >"$side/t.tier_stat.end"
+side_fails "$side/t.tier_stat.end: empty file, not a tier_stat snapshot" "an empty TRACE.tier_stat.end is said"
+rm "$side/t.tier_stat.end"
+printf '99 /other\n' >"$side/t.cgroups"
+side_fails "$side/t.cgroups: names none of the cgroups the capture has records of.*another capture" \
+	"another capture's TRACE.cgroups is said, not taken for damage"
