@@ -18,7 +18,9 @@ export HOME=$tmp
 check() {	# check STATUS DESCRIPTION
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
 }
-m() { make --no-print-directory -C "$top" "$@" 2>&1; }
+# Not the flags of a make this runs under ("make -s test" would silence
+# the command lines checked below)
+m() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$top" "$@" 2>&1; }
 
 # 18: a change of CFLAGS rebuilds the objects, the same CFLAGS do not
 m -s OBJ="$tmp/obj" "$tmp/obj/args.o" >/dev/null
