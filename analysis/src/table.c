@@ -209,7 +209,7 @@ static const char *text_cell(const struct render_ctx *ctx,
 }
 
 /* A path last gives way to ctx->width down to this, not below */
-#define PATH_MIN 16
+#define PATH_MIN 12
 
 /*
  * @s in @room columns: its start and end around "...", where a path

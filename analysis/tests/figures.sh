@@ -170,6 +170,9 @@ check $([ "$wide" = 0 ] && [ "$last" = cgroup ]; echo $?) \
 	"16: with a docker-style path the text summary fits 100 columns, the path last ($wide wider lines, last column '$last')"
 check $(grep -q ' /system.slice.*\.\.\..*ffff\.scope$' <<<"$out" && grep -q '^(paths shortened' <<<"$out"; echo $?) \
 	"16: a shortened path keeps its start and its end, and the table says so"
+wide=$(for r in timeline churn; do "$report" $r "$tmp/docker.dat"; done | awk 'length > 100' | wc -l)
+check $([ "$wide" = 0 ]; echo $?) \
+	"16: with a docker-style path the text timeline and churn fit 100 columns too ($wide wider lines)"
 full=$("$report" summary -f csv "$tmp/docker.dat" | grep -c "docker-$(printf '%064d' 0 | tr 0 f).scope")
 check $([ "$full" = 2 ]; echo $?) "16: csv keeps the path whole ($full rows)"
 "$report" churn -f csv --top 0 "$dat" >"$tmp/churn.csv"
