@@ -64,7 +64,7 @@ churn() {	# churn ROOT: make and remove cgroups c0-c9, until killed
 }
 busy() {	# busy NAME SHELL...: the daemon run by SHELL, the tree churning
 	local name=$1 root=$tmp/$1 prom=$tmp/out/$1.prom daemon churner
-	local writes=0 whole=0 last= ino alive=0 rc end
+	local writes=0 whole=0 last='' ino alive=0 rc end
 	shift
 	mkdir -p "$root" "$tmp/out"
 	mkcg "$root" steady
