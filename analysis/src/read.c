@@ -449,10 +449,16 @@ close:
 	return ret;
 }
 
+/* What a side file is meant to be, as its messages say */
+static const char side_map[] = "cgroup map";
+static const char side_stat[] = "tier_stat snapshot";
+
 /*
  * A side file opened for reading, or NULL with err set naming it: only a
- * regular file with something in it.  A FIFO would block the open (hence
- * O_NONBLOCK) and a device like /dev/zero never ends.
+ * regular file, and a map with something in it.  A FIFO would block the
+ * open (hence O_NONBLOCK) and a device like /dev/zero never ends.
+ * record.sh writes an empty snapshot on a kernel without the feature: no
+ * cgroup has memory.tier_stat.
  */
 static FILE *side_open(const char *file, const char *what, char *err,
 		       size_t errlen)
@@ -474,7 +480,7 @@ static FILE *side_open(const char *file, const char *what, char *err,
 	else if (!S_ISREG(st.st_mode))
 		problem = S_ISFIFO(st.st_mode) ? "not a regular file (a FIFO)" :
 			"not a regular file (a device)";
-	else if (!st.st_size)
+	else if (!st.st_size && what == side_map)
 		problem = "empty file";
 	if (problem || !(f = fdopen(fd, "r"))) {
 		snprintf(err, errlen, "%s: %s, not a %s", file,
@@ -499,9 +505,9 @@ static int side_file_check(const char *file, const char *what, char *err,
 int check_side_files(const char *map, const char *start, const char *end,
 		     char *err, size_t errlen)
 {
-	return side_file_check(map, SIDE_MAP, err, errlen) ||
-	       side_file_check(start, SIDE_STAT, err, errlen) ||
-	       side_file_check(end, SIDE_STAT, err, errlen) ? -1 : 0;
+	return side_file_check(map, side_map, err, errlen) ||
+	       side_file_check(start, side_stat, err, errlen) ||
+	       side_file_check(end, side_stat, err, errlen) ? -1 : 0;
 }
 
 /* Lines of FILE, each handed to @line with its number; stops on error */
@@ -590,7 +596,7 @@ int read_cgroup_map(struct analysis *a, const char *file,
 	struct map_ctx c = { a, 0 };
 
 	a->snapshot = true;
-	if (each_line(file, SIDE_MAP, err, errlen, map_line, &c))
+	if (each_line(file, side_map, err, errlen, map_line, &c))
 		return -1;
 	*named = c.named;
 	return 0;
@@ -771,7 +777,7 @@ int read_tier_stat(struct analysis *a, const char *file, int page_size,
 	struct stat_ctx c = { a, page_size, end ? STAT_END : STAT_START, 0 };
 
 	a->snapshot = true;
-	if (each_line(file, SIDE_STAT, err, errlen, stat_line, &c))
+	if (each_line(file, side_stat, err, errlen, stat_line, &c))
 		return -1;
 	*named = c.named;
 	return 0;
@@ -795,14 +801,14 @@ int read_side_files(struct analysis *a, const char *map, const char *start,
 		if (read_cgroup_map(a, map, &named, err, errlen))
 			return -1;
 		if (!named)
-			none = map, what = SIDE_MAP;
+			none = map, what = side_map;
 	}
 	if (start) {
 		if (read_tier_stat(a, start, a->page_size, false, &named, err,
 				   errlen))
 			return -1;
 		if (!named && !none)
-			none = start, what = SIDE_STAT;
+			none = start, what = side_stat;
 	}
 	if (end && read_tier_stat(a, end, a->page_size, true, &named, err,
 				  errlen))

@@ -37,18 +37,16 @@ int read_capture(struct analysis *a, const char *file, const char *buffer,
 		 char *err, size_t errlen);
 
 /*
- * The side files below are read only from a regular file with something
- * in it; any other is refused with a message naming it and what it was
- * meant to be.  check_side_files() says so before the capture is read,
- * of the cgroup map and the tier_stat snapshots taken at the start and
- * at the end (each NULL when there is none); read_side_files() reads
- * them once the capture is, and refuses another capture's.  *@named:
- * how many of the file's lines are of a cgroup the capture has records
- * of.
+ * The side files below are read only from a regular file, with something
+ * in it for a cgroup map (it names the root at least; a snapshot of a
+ * kernel without the feature is empty); any other is refused with a
+ * message naming it and what it was meant to be.  check_side_files()
+ * says so before the capture is read, of the cgroup map and the
+ * tier_stat snapshots taken at the start and at the end (each NULL when
+ * there is none); read_side_files() reads them once the capture is, and
+ * refuses another capture's.  *@named: how many of the file's lines are
+ * of a cgroup the capture has records of.
  */
-#define SIDE_MAP "cgroup map"
-#define SIDE_STAT "tier_stat snapshot"
-
 int check_side_files(const char *map, const char *start, const char *end,
 		     char *err, size_t errlen);
 int read_side_files(struct analysis *a, const char *map, const char *start,
