@@ -39,7 +39,7 @@ check $? "analyzer reads the guest's capture"
 field() {
 	awk -F, -v tier="$1" -v col="$2" '
 		NR == 1 { sub(/^#/, ""); for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$2 == "/tierpush" && $3 == tier { print $c[col] }' <<<"$csv"
+		$c["cgroup"] == "/tierpush" && $c["tier"] == tier { print $c[col] }' <<<"$csv"
 }
 # numa NODE: anon + file pages of the cgroup on NODE when recording stopped
 numa() {
