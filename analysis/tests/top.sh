@@ -122,21 +122,28 @@ check $([ "$lastcol" = "CGROUP " ] && [ "${cut% *}" -ge 3 ] && [ "${cut#* }" = 0
 side=$tmp/side
 mkdir "$side"
 cp "$dat" "$side/t.dat"
-side_fails() {	# side_fails PATTERN DESCRIPTION
-	local err rc
-	err=$(timeout 20 "$report" top -i "$side/t.dat" --speed 1000 -b 2>&1 >/dev/null)
+side_fails() {	# side_fails PATTERN DESCRIPTION [before]: "before" the replay shows nothing
+	local err rc shown
+	err=$(timeout 20 "$report" top -i "$side/t.dat" --speed 1000 -b 2>&1 >"$tmp/side.out")
 	rc=$?
-	check $([ $rc -eq 1 ] && grep -qE -- "$1" <<<"$err"; echo $?) "top -i: $2 (exit $rc: ${err%%$'\n'*})"
+	shown=$(grep -c '^TIER ' "$tmp/side.out")
+	check $([ $rc -eq 1 ] && grep -qE -- "$1" <<<"$err" &&
+		{ [ "${3:-}" != before ] || [ "$shown" = 0 ]; }; echo $?) \
+		"top -i: $2 (exit $rc, $shown tables: ${err%%$'\n'*})"
 }
 mkdir "$side/t.cgroups"
-side_fails "$side/t.cgroups: is a directory, not a cgroup map" "a directory TRACE.cgroups is said, before the replay"
+side_fails "$side/t.cgroups: is a directory, not a cgroup map" "a directory TRACE.cgroups is said, before the replay" before
 rmdir "$side/t.cgroups"
 mkfifo "$side/t.cgroups"
-side_fails "$side/t.cgroups: not a regular file" "a FIFO as TRACE.cgroups is refused, not waited on"
+side_fails "$side/t.cgroups: not a regular file" "a FIFO as TRACE.cgroups is refused, not waited on" before
 rm "$side/t.cgroups"
-: >"$side/t.tier_stat.end"
-side_fails "$side/t.tier_stat.end: empty file, not a tier_stat snapshot" "an empty TRACE.tier_stat.end is said"
-rm "$side/t.tier_stat.end"
+mkdir "$side/t.tier_stat.end"
+side_fails "$side/t.tier_stat.end: is a directory, not a tier_stat snapshot" \
+	"a directory TRACE.tier_stat.end is said, before the replay" before
+rmdir "$side/t.tier_stat.end"
+printf 'tier0 usage=1\n' >"$side/t.tier_stat.start"
+side_fails "$side/t.tier_stat.start:1: expected 'ID /PATH tierN" "a malformed TRACE.tier_stat.start is said, naming its line"
+rm "$side/t.tier_stat.start"
 printf '99 /other\n' >"$side/t.cgroups"
 side_fails "$side/t.cgroups: names none of the cgroups the capture has records of.*another capture" \
 	"another capture's TRACE.cgroups is said, not taken for damage"
