@@ -87,7 +87,8 @@ initramfs: $(BUILD)/initramfs.cpio.gz
 analyzer:
 	@$(MAKE) --no-print-directory -C analysis
 
-# plugin_memcg_tier.so where trace-cmd looks for plugins
+# The analyzer, its man page, the exporter, the plugin and the systemd
+# unit under PREFIX (/usr/local), DESTDIR for staging
 install:
 	@$(MAKE) --no-print-directory -C analysis install
 

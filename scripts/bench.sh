@@ -37,6 +37,11 @@
 #              each (default 3), timed on the guest clock under
 #              instruction counting
 #
+#   exporter   the CPU time of one memcg-tier-exporter pass over a fake
+#              cgroup tree of 2000 cgroups (analysis/tests/bench-exporter.sh;
+#              no guest), with the host's awk and with busybox's, as the
+#              guest runs it
+#
 #   scripts/bench.sh [SECTION]...     (default: every section)
 #
 # BENCH_REUSE=1 reuses an earlier run's captures (analyzer), samples
@@ -46,7 +51,7 @@ cd "$(dirname "$0")/.."
 out=out/bench
 mkdir -p $out
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || sections=(cost contention analyzer fairness placement hotplug)
+[ ${#sections[@]} -gt 0 ] || sections=(cost contention analyzer fairness placement hotplug exporter)
 
 # Progress goes to standard error, figures to standard output
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -585,7 +590,8 @@ placement_figures() {
 	# (without the parameter it has no memcg_tier event and says so)
 	{ analysis/memcg-tier-report churn -f csv --top 0 -i $dir/trace.dat 2>/dev/null || true; } |
 	awk -F, -v end=$first_end '
-		$2 == "ping_pong" { n++; if ($7 / 1e9 > end - 30) late++ }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["kind"] == "ping_pong" { n++; if ($c["end_ts"] / 1e9 > end - 30) late++ }
 		END { printf "analyzer churn report, ping_pong findings: %d, %d of them in the last 30 s\n", n, late }'
 }
 
@@ -619,10 +625,33 @@ placement() {
 	done
 }
 
+exporter() {
+	local bb=$out/busybox applet
+	echo
+	echo "## Exporter: one pass over 2000 cgroups"
+	echo
+	echo "\`analysis/tests/bench-exporter.sh\`: \`memcg-tier-exporter\` once over a"
+	echo "fake cgroup tree (\`--cgroup-root\`) of 20 parents and 1980 children, 2"
+	echo "tiers each; CPU time of the exporter and every process it starts, the"
+	echo "fastest of 3 passes after a warm-up; target under 1 s of CPU."
+	echo
+	echo "- $(basename "$(readlink -f /bin/sh)") and $(basename "$(readlink -f "$(command -v awk)")"): $(analysis/tests/bench-exporter.sh 2000)"
+	if [ -x /bin/busybox ]; then
+		mkdir -p $bb
+		for applet in awk sed find ls mv rm dirname basename grep; do
+			ln -sf /bin/busybox $bb/$applet
+		done
+		printf '#!/bin/sh\nPATH=%s:$PATH exec /bin/busybox sh %s "$@"\n' \
+			"$PWD/$bb" "$PWD/analysis/memcg-tier-exporter" >$bb/exporter
+		chmod +x $bb/exporter
+		echo "- busybox sh and awk (the guest's): $(analysis/tests/bench-exporter.sh 2000 $bb/exporter)"
+	fi
+}
+
 for s in "${sections[@]}"; do
 	case $s in
-	cost|contention|fairness|analyzer|placement|hotplug) ;;
-	*) echo "bench: unknown section '$s' (cost, contention, fairness, analyzer, placement, hotplug)" >&2; exit 2 ;;
+	cost|contention|fairness|analyzer|placement|hotplug|exporter) ;;
+	*) echo "bench: unknown section '$s' (cost, contention, fairness, analyzer, placement, hotplug, exporter)" >&2; exit 2 ;;
 	esac
 done
 # A rough total, so that whoever starts an hour of benchmarks knows it

@@ -12,6 +12,7 @@ pkgs=(
 	zlib1g-dev libzstd-dev
 	qemu-system-x86 busybox-static
 	prometheus-node-exporter prometheus curl
+	man-db libasan8 libubsan1
 	"$@"
 )
 

@@ -1,8 +1,8 @@
 #!/bin/bash
-# "make test": the host-side tests, then the guest suite (the "test"
-# scenario) booted once without and once with cgroup.memory=tiered_limits,
-# then with the parameter on a debug build of the series (built meanwhile),
-# with the stress test.
+# "make test": the host-side tests, the analyzer's (also under ASan and
+# UBSan), then the guest suite (the "test" scenario) booted once without
+# and once with cgroup.memory=tiered_limits, then with the parameter on a
+# debug build of the series (built meanwhile), with the stress test.
 # Every check prints a TAP-style line; the last line counts them:
 # "N passed, N failed".  Exits non-zero if anything failed.
 set -uo pipefail
@@ -40,9 +40,19 @@ for t in tests/host/*.sh; do
 	count "" < <(bash "$t" 2>&1)
 done
 
+# analyzer TARGET: make -C analysis TARGET's TAP lines without its count;
+# a run that ends without one (a build that failed) fails too
+analyzer() {
+	local out
+	out=$(make -s --no-print-directory -C analysis "$1" 2>&1)
+	grep -vE '^[0-9]+ passed, [0-9]+ failed$' <<<"$out"
+	grep -qE '^[0-9]+ passed, [0-9]+ failed$' <<<"$out" ||
+		echo "not ok - make -C analysis $1 ran no tests to the end"
+}
 echo "# analyzer: unit and command-line tests (analysis/)"
-count "" < <(make -s --no-print-directory -C analysis test 2>&1 |
-	grep -vE '^[0-9]+ passed, [0-9]+ failed$')
+count "" < <(analyzer test)
+echo "# analyzer: the same on a build under ASan and UBSan (make -C analysis test-sanitize)"
+count "[sanitize] " < <(analyzer test-sanitize)
 
 # boot MODE OUT [KERNEL-ARG]...: the test scenario in one boot; its TAP
 # lines prefixed with the mode, and one line for the boot itself.  Fails

@@ -16,10 +16,13 @@
  * TRACE.tier_stat.start):  -O memcg_tier:tier_stat=FILE.  An event the
  * plugin can name nothing for is printed exactly as without it.
  */
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "event-parse.h"
 #include "trace-seq.h"
@@ -175,19 +178,31 @@ static void tier_stat_line(char *line)
 		map_nodes(slot_nodes[slot], slot);
 }
 
-/* Each line of the file option @opt names, or a word on stderr */
+/*
+ * Each line of the file option @opt names, or a word on stderr.  Only a
+ * regular file: a FIFO would block the open (hence O_NONBLOCK) and a
+ * device like /dev/zero never ends.
+ */
 static void read_option_file(const struct tep_plugin_option *opt,
 			     void (*line_fn)(char *line))
 {
 	char line[4096];
+	struct stat st;
 	FILE *f;
+	int fd;
 
 	if (!opt->value || !*opt->value)
 		return;
-	f = fopen(opt->value, "r");
-	if (!f) {
+	fd = open(opt->value, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		fprintf(stderr, "plugin_memcg_tier: %s=%s: cannot open it\n",
 			opt->name, opt->value);
+		return;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		fprintf(stderr, "plugin_memcg_tier: %s=%s: not a regular file, ignored\n",
+			opt->name, opt->value);
+		close(fd);
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [REPORT] [OPTION]... [-i TRACE.dat | TRACE.dat]\n"
+"       %s top [OPTION]... [-i TRACE.dat]\n"
 "\n"
 "Reports what tiered memcg limits did in a capture recorded with\n"
 "tracing/record.sh (or trace-cmd record -e memcg_tier -e cgroup).\n"
@@ -41,6 +43,8 @@ static void usage(FILE *f)
 "  churn     reclaim charged straight back, promote/demote ping-pong,\n"
 "            bursts of refused migrations, steering that flips; worst first\n"
 "  all       the three, in that order (not with -f csv)\n"
+"  top       the events live, a table every second, or a capture replayed\n"
+"            through the same screen (-i); its own options: top --help\n"
 "\n"
 "Options:\n"
 "  -i, --input FILE        the capture (default: trace.dat)\n"
@@ -87,7 +91,7 @@ static void usage(FILE *f)
 "Exit status: 0 ok; 1 the capture or a file could not be read or\n"
 "written; 2 wrong usage; 3 the capture is damaged: the reports were\n"
 "written, led by what they cannot be trusted for (also on stderr).\n",
-		prog, TOP_MAX);
+		prog, prog, TOP_MAX);
 }
 
 enum { OPT_SVG = 256, OPT_SINCE, OPT_UNTIL, OPT_TOP, OPT_MAP, OPT_STAT, OPT_STAT_END,
@@ -342,6 +346,7 @@ static int check_outputs(const struct cli *c, const char *map,
 static void print_damage(const struct damage *d, const struct analysis *a,
 			 const char *trace)
 {
+	uint64_t whole;
 	size_t i;
 
 	fprintf(stderr, "%s: %s: damaged capture, the figures are not whole:\n",
@@ -353,14 +358,26 @@ static void print_damage(const struct damage *d, const struct analysis *a,
 		if (e->cpu >= 0)
 			fprintf(stderr, "CPU %d: ", e->cpu);
 		if (e->cg)
-			fprintf(stderr, "%s tier %d: ", e->cg->path ? e->cg->path : "(unnamed)",
-				e->tier);
+			fprintf(stderr, "%s: ", e->cg->path ? e->cg->path : "(unnamed)");
+		if (e->tier >= 0)
+			fprintf(stderr, "tier %d: ", e->tier);
 		fprintf(stderr, "%s (%llu)\n", e->detail,
 			(unsigned long long)e->count);
 	}
-	if (d->until != UINT64_MAX)
-		fprintf(stderr, "  figures are whole up to %.6f s into the capture (--until %.6f)\n",
-			(d->until - a->first_ts) / 1e9, (d->until - a->first_ts) / 1e9);
+	if (d->until == UINT64_MAX)
+		return;
+	/*
+	 * The damage can come before the first record read (a page whose
+	 * time went back): no figure is whole then.  The hint is rounded
+	 * down to the microsecond, so that --until stops before the damage.
+	 */
+	whole = d->until > a->first_ts ? (d->until - a->first_ts) / 1000 : 0;
+	if (whole)
+		fprintf(stderr, "  figures are whole up to %" PRIu64 ".%06" PRIu64 " s into the capture (--until %" PRIu64 ".%06" PRIu64 ")\n",
+			whole / 1000000, whole % 1000000, whole / 1000000,
+			whole % 1000000);
+	else
+		fprintf(stderr, "  no figure is whole: records are missing from the start of the capture\n");
 }
 
 int main(int argc, char **argv)
@@ -402,19 +419,21 @@ int main(int argc, char **argv)
 	if (ret)
 		goto free;
 	ret = 1;
+	/* A side file's own problem, said before the capture is read */
+	if (check_side_files(map_path, stat_path, end_path, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto free;
+	}
 	if ((c.out_path && output_open(&out, prog, c.out_path)) ||
 	    (c.svg_path && output_open(&svg, prog, c.svg_path)))
 		goto free;
 
-	if (read_capture(&a, c.trace, c.buffer, &dmg, err, sizeof(err))) {
+	if (read_capture(&a, c.trace, c.buffer, NULL, &dmg, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s: %s\n", prog, c.trace, err);
 		goto free;
 	}
-	if ((map_path && read_cgroup_map(&a, map_path, err, sizeof(err))) ||
-	    (stat_path && read_tier_stat(&a, stat_path, a.page_size, false,
-					 err, sizeof(err))) ||
-	    (end_path && read_tier_stat(&a, end_path, a.page_size, true,
-					err, sizeof(err)))) {
+	if (read_side_files(&a, map_path, stat_path, end_path, err,
+			    sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto free;
 	}
@@ -457,7 +476,7 @@ int main(int argc, char **argv)
 		goto tables;
 	}
 	ctx = (struct render_ctx){ a.first_ts, c.absolute, a.page_size,
-				   c.fields, c.nfields };
+				   c.fields, c.nfields, TEXT_WIDTH };
 	/* csv has room for one table: the damage goes to stderr alone */
 	if (render_tables(out.f ? out.f : stdout, c.fmt, &ctx,
 			  shown + (c.fmt == FMT_CSV && dmg.n),

@@ -93,6 +93,45 @@ static int through(struct output *o, const char *prog, int fd)
 	return fail(o, prog, err);
 }
 
+/*
+ * The file a path that does not resolve names: itself, or where a
+ * dangling symbolic link (or a chain of them) points, relative to the
+ * link's own directory, so that the link stays a link.  NULL, errno set,
+ * on a loop or no memory.
+ */
+static char *new_file_path(const char *path)
+{
+	char *cur = strdup(path), *next, buf[4096];
+	const char *slash;
+	struct stat st;
+	int hops;
+	ssize_t n;
+
+	for (hops = 0; cur && hops < 40; hops++) {
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, buf, sizeof(buf) - 1);
+		if (n < 0) {
+			free(cur);
+			return NULL;
+		}
+		buf[n] = '\0';
+		slash = strrchr(cur, '/');
+		next = malloc(strlen(cur) + n + 2);
+		if (next && (buf[0] == '/' || !slash))
+			strcpy(next, buf);
+		else if (next)
+			sprintf(next, "%.*s/%s", (int)(slash - cur), cur, buf);
+		free(cur);
+		cur = next;
+	}
+	if (cur) {
+		free(cur);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
 int output_open(struct output *o, const char *prog, const char *path)
 {
 	bool exists;
@@ -115,7 +154,7 @@ int output_open(struct output *o, const char *prog, const char *path)
 		o->target = realpath(path, NULL);
 		mode = st.st_mode & 07777;
 	} else {
-		o->target = strdup(path);
+		o->target = new_file_path(path);
 		mask = umask(0);
 		umask(mask);
 		mode = 0666 & ~mask;

@@ -8,13 +8,10 @@
  * 1.5 ends a CPU's stream without a word at a chunk it cannot decompress or
  * a page it cannot read.
  *
- * A compressed capture is decompressed once, whole, each CPU's data into
- * a file: reading it in memory, libtracecmd before 1.5 keeps every chunk
- * it decompresses on a list that it walks for each page, so time grows
- * quadratically and memory linearly with the capture.  No record is kept:
- * the library maps one page per CPU at a time.
+ * No record is kept: the library maps one page per CPU at a time.  With
+ * libtracecmd before 1.5.1 a compressed capture is first decompressed
+ * whole (libtracecmd-workaround.c); a later library reads it as it is.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,7 +22,7 @@
 
 #include "decode.h"
 #include "read.h"
-#include "tracecmd-private.h"
+#include "libtracecmd-workaround.h"
 
 /* What every trace-cmd capture starts with */
 static const char trace_magic[] = "\027\010\104tracing";
@@ -47,6 +44,7 @@ struct reader {
 	struct tier_decoder dec;
 	struct tep_handle *tep;
 	struct tracecmd_input *h;
+	const struct read_pace *pace;
 	struct stream *st;
 	int nr;
 	int *heap;			/* stream indices by next timestamp */
@@ -186,6 +184,9 @@ static int merge(struct reader *r, char *err, size_t errlen)
 			sift_down(r, 0);
 			continue;
 		}
+		/* Stopped: s->rec stays, so the stream does not count as cut */
+		if (r->pace && !r->pace->at(r->pace->arg, rec->ts))
+			return 0;
 		if (take(r, s, rec, err, errlen)) {
 			tracecmd_free_record(rec);
 			s->rec = NULL;
@@ -327,96 +328,6 @@ static struct tracecmd_input *open_capture(const char *file)
 	return h;
 }
 
-/*
- * libtracecmd decompresses each CPU's data into a file of its own, named
- * by it (COMPR_TEMP_FILE) and removed only by tracecmd_close().  Where a
- * handle must be left open (see decompressed()), its files are removed
- * here: they are the ones this process holds open under that name.
- */
-static void remove_library_files(void)
-{
-	static const char prefix[] = "/tmp/trace_cpu_data";
-	char link[300], path[4096];
-	struct dirent *e;
-	ssize_t n;
-	DIR *d;
-
-	d = opendir("/proc/self/fd");
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
-		n = readlink(link, path, sizeof(path) - 1);
-		if (n <= 0)
-			continue;
-		path[n] = '\0';
-		if (!strncmp(path, prefix, sizeof(prefix) - 1) &&
-		    !strstr(path, " (deleted)"))
-			unlink(path);
-	}
-	closedir(d);
-}
-
-/*
- * A compressed capture, decompressed once and ready to read; NULL with
- * *err_set false when @file is not compressed or cannot be decompressed
- * whole (then it is read directly, and the damaged chunk shows as a
- * stream that ends early), NULL with *err_set on a real error.
- *
- * tracecmd_copy() first sets its input up to read each CPU's data from a
- * decompressed file (linear, unlike reading in memory), then copies the
- * data out: copied into /dev/null, that input is the handle to read.  A
- * failed copy unlinks its output, so it writes through a link of our
- * own, in a directory of our own, never the device's name.
- */
-static struct tracecmd_input *decompressed(const char *file, bool *err_set,
-					   char *err, size_t errlen)
-{
-	const char *tmpdir = getenv("TMPDIR"), *name, *version;
-	struct tracecmd_output *out = NULL;
-	struct tracecmd_input *head;
-	char dir[4096], sink[4200];
-	int quiet;
-
-	*err_set = false;
-	head = tracecmd_open_head(file, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!head) {
-		*err_set = true;
-		snprintf(err, errlen, "%s", unreadable);
-		return NULL;
-	}
-	if (tracecmd_get_file_compress_proto(head, &name, &version)) {
-		tracecmd_close(head);
-		return NULL;
-	}
-	snprintf(dir, sizeof(dir), "%s/memcg-tier-report.XXXXXX",
-		 tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(dir) || (snprintf(sink, sizeof(sink), "%s/sink", dir),
-			      symlink("/dev/null", sink))) {
-		*err_set = true;
-		snprintf(err, errlen, "cannot make a directory for decompressing the capture in %s: %s",
-			 tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
-		rmdir(dir);
-		tracecmd_close(head);
-		return NULL;
-	}
-	quiet = stderr_off();
-	out = tracecmd_copy(head, sink, TRACECMD_FILE_ALL_DATA, 7, "none");
-	stderr_on(quiet);
-	unlink(sink);
-	rmdir(dir);
-	if (out) {
-		tracecmd_output_close(out);
-		return head;
-	}
-	/*
-	 * After a failed copy libtracecmd 1.3 crashes in tracecmd_close() of
-	 * its input: that handle is left to the end of the process.
-	 */
-	remove_library_files();
-	return NULL;
-}
-
 /* The handle of the buffer to read; NULL with err set */
 static struct tracecmd_input *pick_buffer(struct tracecmd_input *h,
 					  const char *buffer, char *err,
@@ -451,21 +362,24 @@ static struct tracecmd_input *pick_buffer(struct tracecmd_input *h,
 }
 
 int read_capture(struct analysis *a, const char *file, const char *buffer,
-		 struct damage *dmg, char *err, size_t errlen)
+		 const struct read_pace *pace, struct damage *dmg,
+		 char *err, size_t errlen)
 {
-	struct reader r = { .a = a };
+	struct reader r = { .a = a, .pace = pace };
 	struct tracecmd_input *top, *h;
-	bool err_set;
 	char msg[200];
-	int ret = -1, i, cpus;
+	int ret = -1, i, cpus, quiet;
 
 	if (check_header(file, err, errlen))
 		return -1;
 	/* One clear message of ours instead of the library's */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	top = decompressed(file, &err_set, err, errlen);
-	if (!top && err_set)
+	*err = '\0';
+	quiet = stderr_off();
+	top = workaround_decompressed(file, err, errlen);
+	stderr_on(quiet);
+	if (!top && *err)
 		return -1;
 	if (!top)
 		top = open_capture(file);
@@ -535,19 +449,79 @@ close:
 	return ret;
 }
 
+/* What a side file is meant to be, as its messages say */
+static const char side_map[] = "cgroup map";
+static const char side_stat[] = "tier_stat snapshot";
+
+/*
+ * A side file opened for reading, or NULL with err set naming it: only a
+ * regular file, and a map with something in it.  A FIFO would block the
+ * open (hence O_NONBLOCK) and a device like /dev/zero never ends.
+ * record.sh writes an empty snapshot on a kernel without the feature: no
+ * cgroup has memory.tier_stat.
+ */
+static FILE *side_open(const char *file, const char *what, char *err,
+		       size_t errlen)
+{
+	int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *problem = NULL;
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open the %s: %s", file, what,
+			 strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st))
+		problem = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		problem = "is a directory";
+	else if (!S_ISREG(st.st_mode))
+		problem = S_ISFIFO(st.st_mode) ? "not a regular file (a FIFO)" :
+			"not a regular file (a device)";
+	else if (!st.st_size && what == side_map)
+		problem = "empty file";
+	if (problem || !(f = fdopen(fd, "r"))) {
+		snprintf(err, errlen, "%s: %s, not a %s", file,
+			 problem ? problem : strerror(errno), what);
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+static int side_file_check(const char *file, const char *what, char *err,
+			   size_t errlen)
+{
+	FILE *f = file ? side_open(file, what, err, errlen) : NULL;
+
+	if (!f)
+		return file ? -1 : 0;
+	fclose(f);
+	return 0;
+}
+
+int check_side_files(const char *map, const char *start, const char *end,
+		     char *err, size_t errlen)
+{
+	return side_file_check(map, side_map, err, errlen) ||
+	       side_file_check(start, side_stat, err, errlen) ||
+	       side_file_check(end, side_stat, err, errlen) ? -1 : 0;
+}
+
 /* Lines of FILE, each handed to @line with its number; stops on error */
-static int each_line(const char *file, char *err, size_t errlen,
+static int each_line(const char *file, const char *what, char *err,
+		     size_t errlen,
 		     int (*line)(char *s, void *data, char *err, size_t errlen),
 		     void *data)
 {
 	char buf[4096], msg[200];
 	unsigned int n = 0;
-	FILE *f = fopen(file, "r");
+	FILE *f = side_open(file, what, err, errlen);
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", file, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	while (fgets(buf, sizeof(buf), f)) {
 		n++;
 		buf[strcspn(buf, "\n")] = '\0';
@@ -559,13 +533,43 @@ static int each_line(const char *file, char *err, size_t errlen,
 			return -1;
 		}
 	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: reading the %s failed", file, what);
+		fclose(f);
+		return -1;
+	}
 	fclose(f);
 	return 0;
 }
 
+/* Whether the capture has records of cgroup @id */
+static bool recorded(struct analysis *a, uint64_t id)
+{
+	struct cgroup_state *cg = analysis_find(a, id);
+
+	return cg && cg->records;
+}
+
+/* A cgroup the capture has records of and no name for; 0 when none */
+static uint64_t unnamed_recorded(const struct analysis *a)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->nr_cg; i++)
+		if (a->cg[i].records && !a->cg[i].path)
+			return a->cg[i].id;
+	return 0;
+}
+
+struct map_ctx {
+	struct analysis *a;
+	unsigned int named;		/* lines of a cgroup with records */
+};
+
 static int map_line(char *s, void *data, char *err, size_t errlen)
 {
-	struct analysis *a = data;
+	struct map_ctx *c = data;
+	struct analysis *a = c->a;
 	unsigned long long id;
 	struct cgroup_state *cg;
 	int off = 0;
@@ -574,6 +578,7 @@ static int map_line(char *s, void *data, char *err, size_t errlen)
 		snprintf(err, errlen, "expected 'ID /PATH', got '%.60s'", s);
 		return -1;
 	}
+	c->named += recorded(a, id);
 	cg = analysis_cgroup(a, id);
 	/* A cgroup_mkdir record in the capture named it already */
 	if (cg && cg->path)
@@ -586,10 +591,15 @@ static int map_line(char *s, void *data, char *err, size_t errlen)
 }
 
 int read_cgroup_map(struct analysis *a, const char *file,
-		    char *err, size_t errlen)
+		    unsigned int *named, char *err, size_t errlen)
 {
+	struct map_ctx c = { a, 0 };
+
 	a->snapshot = true;
-	return each_line(file, err, errlen, map_line, a);
+	if (each_line(file, side_map, err, errlen, map_line, &c))
+		return -1;
+	*named = c.named;
+	return 0;
 }
 
 enum stat_when { STAT_START, STAT_END, STAT_NOW };
@@ -598,6 +608,7 @@ struct stat_ctx {
 	struct analysis *a;
 	int page_size;
 	enum stat_when when;
+	unsigned int named;		/* lines of a cgroup with records */
 };
 
 static int limit_value(const char *v, int page_size, uint64_t *pages)
@@ -715,6 +726,7 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 	*tok = '\0';
 	if (stat_values(tok + len, c->page_size, &v, err, errlen))
 		return -1;
+	c->named += recorded(c->a, id);
 	/* The end's snapshot: only the counters, of tiers the capture has */
 	if (c->when == STAT_END) {
 		cg = analysis_find(c->a, id);
@@ -760,18 +772,59 @@ static int stat_line(char *s, void *data, char *err, size_t errlen)
 }
 
 int read_tier_stat(struct analysis *a, const char *file, int page_size,
-		   bool end, char *err, size_t errlen)
+		   bool end, unsigned int *named, char *err, size_t errlen)
 {
-	struct stat_ctx c = { a, page_size, end ? STAT_END : STAT_START };
+	struct stat_ctx c = { a, page_size, end ? STAT_END : STAT_START, 0 };
 
 	a->snapshot = true;
-	return each_line(file, err, errlen, stat_line, &c);
+	if (each_line(file, side_stat, err, errlen, stat_line, &c))
+		return -1;
+	*named = c.named;
+	return 0;
+}
+
+/*
+ * A map or start snapshot that names none of the cgroups the capture has
+ * records of, while one of them has no name from a cgroup_mkdir record,
+ * is another capture's: its problem, said as such, not damage of the
+ * capture.  (A map of idle cgroups, where every busy one was made while
+ * recording, names none and is fine.)
+ */
+int read_side_files(struct analysis *a, const char *map, const char *start,
+		    const char *end, char *err, size_t errlen)
+{
+	uint64_t need = unnamed_recorded(a);
+	unsigned int named = 0;
+	const char *none = NULL, *what = NULL;
+
+	if (map) {
+		if (read_cgroup_map(a, map, &named, err, errlen))
+			return -1;
+		if (!named)
+			none = map, what = side_map;
+	}
+	if (start) {
+		if (read_tier_stat(a, start, a->page_size, false, &named, err,
+				   errlen))
+			return -1;
+		if (!named && !none)
+			none = start, what = side_stat;
+	}
+	if (end && read_tier_stat(a, end, a->page_size, true, &named, err,
+				  errlen))
+		return -1;
+	if (need && none) {
+		snprintf(err, errlen, "%s: names none of the cgroups the capture has records of (such as id %llu): the %s of another capture?",
+			 none, (unsigned long long)need, what);
+		return -1;
+	}
+	return 0;
 }
 
 int tier_stat_now(struct analysis *a, char *line, int page_size,
 		  char *err, size_t errlen)
 {
-	struct stat_ctx c = { a, page_size, STAT_NOW };
+	struct stat_ctx c = { a, page_size, STAT_NOW, 0 };
 
 	return stat_line(line, &c, err, errlen);
 }
@@ -779,6 +832,7 @@ int tier_stat_now(struct analysis *a, char *line, int page_size,
 char *sidecar(const char *trace, const char *suffix)
 {
 	size_t n = strlen(trace);
+	struct stat st;
 	char *p;
 
 	if (n > 4 && !strcmp(trace + n - 4, ".dat"))
@@ -787,7 +841,8 @@ char *sidecar(const char *trace, const char *suffix)
 	if (!p)
 		return NULL;
 	sprintf(p, "%.*s.%s", (int)n, trace, suffix);
-	if (access(p, R_OK)) {
+	/* One that is there but cannot be read is said when it is read */
+	if (lstat(p, &st)) {
 		free(p);
 		return NULL;
 	}

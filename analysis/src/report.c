@@ -107,10 +107,12 @@ static void learnt_nodes(const struct analysis *a, int s, char *buf,
 					 used ? "," : "", nid);
 }
 
-static bool name_cells(struct cell *row, const struct cgroup_state *cg)
+/* The cgroup's id and path (last: a path can be long), into cells @id, @path */
+static bool name_cells(struct cell *id, struct cell *path,
+		       const struct cgroup_state *cg)
 {
-	cell_int(&row[0], cg->id);
-	return cg->path ? cell_str(&row[1], cg->path) : true;
+	cell_int(id, cg->id);
+	return cg->path ? cell_str(path, cg->path) : true;
 }
 
 static const struct column meta_cols[] = {
@@ -156,9 +158,8 @@ bool report_meta(struct table *t, const struct analysis *a,
 
 static const struct column summary_cols[] = {
 	{ "cgroup_id", "id", COL_INT, true },
-	{ "cgroup", "cgroup", COL_STR, true },
 	{ "tier", "tier", COL_INT, true },
-	{ "nodes", "nodes", COL_STR, true },
+	{ "nodes", "nodes", COL_STR, false },
 	{ "usage_pages", "usage", COL_PAGES, true },
 	{ "peak_pages", "peak", COL_PAGES, true },
 	{ "min_pages", "min", COL_LIMIT, false },
@@ -183,20 +184,22 @@ static const struct column summary_cols[] = {
 	{ "refused_pages", "refused", COL_PAGES, true },
 	{ "refused_tier_max_pages", "refused at max", COL_PAGES, false },
 	{ "refused_promotion_pages", "refused promotions", COL_PAGES, false },
-	{ "steered_away", "steered", COL_INT, true },
+	{ "refused_folios", "refused folios", COL_INT, false },
+	{ "steered_away", "steered away", COL_INT, true },
 	{ "steered_in", "steered in", COL_INT, false },
-	{ "promoted_pages", "promoted", COL_PAGES, true },
-	{ "demoted_pages", "demoted", COL_PAGES, true },
+	{ "promoted_pages", "promoted", COL_PAGES, false },
+	{ "demoted_pages", "demoted", COL_PAGES, false },
+	{ "cgroup", "cgroup", COL_PATH, true },
 };
 
 /* The summary's columns by name: no figure lands in a wrong one */
-enum { S_ID, S_CGROUP, S_TIER, S_NODES, S_USAGE, S_PEAK, S_MIN, S_LOW,
+enum { S_ID, S_TIER, S_NODES, S_USAGE, S_PEAK, S_MIN, S_LOW,
        S_HIGH, S_MAX, S_CHARGED, S_UNCHARGED, S_FORCED, S_RECLAIMS,
        S_RECLAIMS_BY, S_RECLAIMED = S_RECLAIMS_BY + RECLAIM_OTHER,
        S_RECLAIMED_BY, S_RECHARGED = S_RECLAIMED_BY + RECLAIM_OTHER,
        S_REFUSED, S_REFUSED_MAX,
-       S_REFUSED_GATE, S_STEERED_AWAY, S_STEERED_IN, S_PROMOTED, S_DEMOTED,
-       NR_S };
+       S_REFUSED_GATE, S_REFUSED_FOLIOS, S_STEERED_AWAY, S_STEERED_IN,
+       S_PROMOTED, S_DEMOTED, S_CGROUP, NR_S };
 
 bool report_summary(struct table *tb, const struct analysis *a,
 		    const struct report_opts *o)
@@ -213,14 +216,14 @@ bool report_summary(struct table *tb, const struct analysis *a,
 	for (i = 0; v && ok && i < n; i++) {
 		for (s = 0; ok && s < TIER_MAX_SLOTS; s++) {
 			const struct tier_state *t = &v[i]->tier[s];
-			int64_t runs, pages;
+			int64_t runs, pages, folios;
 			struct cell *r;
 			int k;
 
 			if (!t->seen)
 				continue;
 			r = table_row(tb);
-			if (!r || !name_cells(r, v[i])) {
+			if (!r || !name_cells(&r[S_ID], &r[S_CGROUP], v[i])) {
 				ok = false;
 				break;
 			}
@@ -259,11 +262,14 @@ bool report_summary(struct table *tb, const struct analysis *a,
 			cell_int(&r[S_RECLAIMS], runs);
 			cell_int(&r[S_RECLAIMED], pages);
 			cell_int(&r[S_RECHARGED], t->recharged);
-			for (k = 0, pages = 0; k < NR_REFUSE_REASONS; k++)
-				pages += t->refused[k];
+			for (k = 0, folios = 0, pages = 0; k < NR_REFUSE_REASONS; k++) {
+				folios += t->refused_folios[k];
+				pages += t->refused_pages[k];
+			}
 			cell_int(&r[S_REFUSED], pages);
-			cell_int(&r[S_REFUSED_MAX], t->refused[REFUSE_TIER_MAX]);
-			cell_int(&r[S_REFUSED_GATE], t->refused[REFUSE_PROMOTION_GATE]);
+			cell_int(&r[S_REFUSED_MAX], t->refused_pages[REFUSE_TIER_MAX]);
+			cell_int(&r[S_REFUSED_GATE], t->refused_pages[REFUSE_PROMOTION_GATE]);
+			cell_int(&r[S_REFUSED_FOLIOS], folios);
 			cell_int(&r[S_STEERED_AWAY], t->steered_away);
 			cell_int(&r[S_STEERED_IN], t->steered_in);
 			/* From the snapshots: the events cannot tell up from down */
@@ -312,25 +318,31 @@ static const struct bucket *bucket_or_none(const struct tier_state *t,
 static const struct column timeline_cols[] = {
 	{ "ts", "t (s)", COL_TIME, true },
 	{ "cgroup_id", "id", COL_INT, true },
-	{ "cgroup", "cgroup", COL_STR, true },
 	{ "tier", "tier", COL_INT, true },
 	{ "usage_pages", "usage", COL_PAGES, true },
 	{ "peak_pages", "peak", COL_PAGES, true },
 	{ "high_pages", "high", COL_LIMIT, true },
 	{ "max_pages", "max", COL_LIMIT, true },
 	{ "charged_pages", "charged", COL_PAGES, true },
-	{ "uncharged_pages", "uncharged", COL_PAGES, true },
+	{ "uncharged_pages", "uncharged", COL_PAGES, false },
 	{ "reclaims", "reclaims", COL_INT, false },
 	{ "reclaimed_pages", "reclaimed", COL_PAGES, true },
-	{ "refusals", "refusals", COL_INT, false },
+	{ "refused_folios", "refused folios", COL_INT, false },
 	{ "refused_pages", "refused", COL_PAGES, true },
-	{ "steers", "steered", COL_INT, true },
+	{ "steered_away", "steered away", COL_INT, true },
+	{ "steered_in", "steered in", COL_INT, true },
 	{ "steer_flips", "target changes", COL_INT, false },
+	{ "cgroup", "cgroup", COL_PATH, true },
 };
+
+enum { L_TS, L_ID, L_TIER, L_USAGE, L_PEAK, L_HIGH, L_MAX, L_CHARGED,
+       L_UNCHARGED, L_RECLAIMS, L_RECLAIMED, L_REFUSED_FOLIOS, L_REFUSED,
+       L_STEERED_AWAY, L_STEERED_IN, L_FLIPS, L_CGROUP };
 
 static bool bucket_active(const struct bucket *b)
 {
-	return b->has_usage || b->reclaims || b->refusals || b->steers;
+	return b->has_usage || b->reclaims || b->refused_folios ||
+	       b->steered_away || b->steered_in;
 }
 
 bool report_timeline(struct table *tb, const struct analysis *a,
@@ -363,26 +375,27 @@ bool report_timeline(struct table *tb, const struct analysis *a,
 				if (!started)
 					continue;
 				r = table_row(tb);
-				if (!r || !name_cells(r + 1, v[i])) {
+				if (!r || !name_cells(&r[L_ID], &r[L_CGROUP], v[i])) {
 					ok = false;
 					break;
 				}
-				cell_int(&r[0], a->t0 + (uint64_t)k * a->interval);
-				cell_int(&r[3], s);
+				cell_int(&r[L_TS], a->t0 + (uint64_t)k * a->interval);
+				cell_int(&r[L_TIER], s);
 				if (c.known) {
-					cell_int(&r[4], c.usage);
-					cell_int(&r[5], b->has_usage ? b->peak : c.usage);
-					cell_int(&r[6], limit(a, c.high));
-					cell_int(&r[7], limit(a, c.max));
+					cell_int(&r[L_USAGE], c.usage);
+					cell_int(&r[L_PEAK], b->has_usage ? b->peak : c.usage);
+					cell_int(&r[L_HIGH], limit(a, c.high));
+					cell_int(&r[L_MAX], limit(a, c.max));
 				}
-				cell_int(&r[8], b->charged);
-				cell_int(&r[9], b->uncharged);
-				cell_int(&r[10], b->reclaims);
-				cell_int(&r[11], b->reclaimed);
-				cell_int(&r[12], b->refusals);
-				cell_int(&r[13], b->refused);
-				cell_int(&r[14], b->steers);
-				cell_int(&r[15], b->flips);
+				cell_int(&r[L_CHARGED], b->charged);
+				cell_int(&r[L_UNCHARGED], b->uncharged);
+				cell_int(&r[L_RECLAIMS], b->reclaims);
+				cell_int(&r[L_RECLAIMED], b->reclaimed);
+				cell_int(&r[L_REFUSED_FOLIOS], b->refused_folios);
+				cell_int(&r[L_REFUSED], b->refused_pages);
+				cell_int(&r[L_STEERED_AWAY], b->steered_away);
+				cell_int(&r[L_STEERED_IN], b->steered_in);
+				cell_int(&r[L_FLIPS], b->flips);
 			}
 		}
 	}
@@ -403,7 +416,7 @@ struct finding {
 	uint32_t k0, k1;		/* bucket range, inclusive */
 	int64_t pages;			/* what ranks it */
 	int64_t events;			/* -1: not counted */
-	char detail[160];
+	char detail[64];	/* what events and amount count, other figures */
 };
 
 struct findings {
@@ -458,20 +471,18 @@ static bool tier_findings(struct findings *fs, const struct cgroup_state *cg,
 		*f = (struct finding){ RECLAIM_CHURN, cg, s, start, k - 1,
 				       recharged, runs, "" };
 		snprintf(f->detail, sizeof(f->detail),
-			 "%" PRId64 " reclaim runs took %" PRId64
-			 " pages, %" PRId64 " charged back to the tier within the window",
-			 runs, reclaimed, recharged);
+			 "pages back of %" PRId64 " reclaimed; runs", reclaimed);
 	}
 	for (k = 0; k < nb; k++) {
 		int64_t pages = 0, n = 0;
 		struct finding *f;
 
-		if (!bucket_or_none(t, k)->refusals)
+		if (!bucket_or_none(t, k)->refused_folios)
 			continue;
-		for (start = k; k < nb && (b = bucket_or_none(t, k))->refusals;
+		for (start = k; k < nb && (b = bucket_or_none(t, k))->refused_folios;
 		     k++) {
-			pages += b->refused;
-			n += b->refusals;
+			pages += b->refused_pages;
+			n += b->refused_folios;
 		}
 		f = add_finding(fs);
 		if (!f)
@@ -479,8 +490,7 @@ static bool tier_findings(struct findings *fs, const struct cgroup_state *cg,
 		*f = (struct finding){ REFUSAL_BURST, cg, s, start, k - 1,
 				       pages, n, "" };
 		snprintf(f->detail, sizeof(f->detail),
-			 "%" PRId64 " migrations into the tier refused, %" PRId64 " pages",
-			 n, pages);
+			 "refused pages; folios");
 	}
 	return true;
 }
@@ -515,7 +525,7 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			const struct bucket *b = B(slots[j], k);
 
 			moves |= b && b->moved_in;
-			steers |= b && b->steers;
+			steers |= b && b->steered_in;
 		}
 		if (moves) {
 			for (start = k; k < nb; k++) {
@@ -544,9 +554,10 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 						       promoted : demoted,
 						       -1, "" };
 				snprintf(f->detail, sizeof(f->detail),
-					 "%" PRId64 " pages promoted into tier %d, %"
-					 PRId64 " demoted out of it", promoted,
-					 fast, demoted);
+					 promoted < demoted ?
+					 "pages promoted (%" PRId64 " demoted)" :
+					 "pages demoted (%" PRId64 " promoted)",
+					 promoted < demoted ? demoted : promoted);
 			}
 			if (k < nb)
 				k--;	/* look at the bucket that ended it again */
@@ -560,11 +571,11 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			for (j = 0; j < nslots; j++) {
 				const struct bucket *b = B(slots[j], k);
 
-				if (!b || !b->steers)
+				if (!b || !b->steered_in)
 					continue;
 				more = true;
 				flips += b->flips;
-				steered += b->steered_in;
+				steered += b->steered_in_pages;
 			}
 			if (!more)
 				break;
@@ -580,9 +591,7 @@ static bool cgroup_findings(struct findings *fs, const struct cgroup_state *cg,
 			*f = (struct finding){ STEER_FLIPS, cg, -1, start, end,
 					       steered, flips, "" };
 			snprintf(f->detail, sizeof(f->detail),
-				 "steering changed target tier %" PRId64
-				 " times over %" PRId64 " steered pages",
-				 flips, steered);
+				 "pages steered in; target changes");
 		}
 	}
 #undef B
@@ -604,14 +613,17 @@ static const struct column churn_cols[] = {
 	{ "rank", "#", COL_INT, true },
 	{ "kind", "kind", COL_STR, true },
 	{ "cgroup_id", "id", COL_INT, true },
-	{ "cgroup", "cgroup", COL_STR, true },
 	{ "tier", "tier", COL_INT, true },
 	{ "start_ts", "from (s)", COL_TIME, true },
 	{ "end_ts", "to (s)", COL_TIME, true },
 	{ "pages", "amount", COL_PAGES, true },
 	{ "events", "events", COL_INT, true },
-	{ "detail", "detail", COL_STR, true },
+	{ "detail", "counting", COL_STR, true },
+	{ "cgroup", "cgroup", COL_PATH, true },
 };
+
+enum { C_RANK, C_KIND, C_ID, C_TIER, C_START, C_END, C_PAGES, C_EVENTS,
+       C_DETAIL, C_CGROUP };
 
 bool report_churn(struct table *tb, const struct analysis *a,
 		  const struct report_opts *o)
@@ -624,7 +636,7 @@ bool report_churn(struct table *tb, const struct analysis *a,
 	int s;
 
 	table_init(tb, "churn",
-		   "churn: worst first (pages: recharged, min(promoted, demoted), refused, steered)",
+		   "churn: worst first by amount (counting: what amount; what events count)",
 		   churn_cols, sizeof(churn_cols) / sizeof(churn_cols[0]));
 	v = selected(a, o, &n);
 	for (i = 0; v && ok && i < n; i++) {
@@ -642,20 +654,20 @@ bool report_churn(struct table *tb, const struct analysis *a,
 		uint64_t end = a->t0 + (uint64_t)(f->k1 + 1) * a->interval;
 		struct cell *r = table_row(tb);
 
-		if (!r || !name_cells(r + 2, f->cg) ||
-		    !cell_str(&r[1], churn_names[f->kind]) ||
-		    !cell_str(&r[9], f->detail)) {
+		if (!r || !name_cells(&r[C_ID], &r[C_CGROUP], f->cg) ||
+		    !cell_str(&r[C_KIND], churn_names[f->kind]) ||
+		    !cell_str(&r[C_DETAIL], f->detail)) {
 			ok = false;
 			break;
 		}
-		cell_int(&r[0], j + 1);
+		cell_int(&r[C_RANK], j + 1);
 		if (f->tier >= 0)
-			cell_int(&r[4], f->tier);
-		cell_int(&r[5], a->t0 + (uint64_t)f->k0 * a->interval);
-		cell_int(&r[6], end < a->last_ts ? end : a->last_ts);
-		cell_int(&r[7], f->pages);
+			cell_int(&r[C_TIER], f->tier);
+		cell_int(&r[C_START], a->t0 + (uint64_t)f->k0 * a->interval);
+		cell_int(&r[C_END], end < a->last_ts ? end : a->last_ts);
+		cell_int(&r[C_PAGES], f->pages);
 		if (f->events >= 0)
-			cell_int(&r[8], f->events);
+			cell_int(&r[C_EVENTS], f->events);
 	}
 	free(fs.f);
 	free(v);

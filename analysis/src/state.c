@@ -79,13 +79,14 @@ static void merge_bucket(struct bucket *x, const struct bucket *y)
 	x->charged += y->charged;
 	x->uncharged += y->uncharged;
 	x->reclaims += y->reclaims;
-	x->refusals += y->refusals;
-	x->steers += y->steers;
+	x->refused_folios += y->refused_folios;
+	x->steered_away += y->steered_away;
+	x->steered_in += y->steered_in;
 	x->flips += y->flips;
 	x->reclaimed += y->reclaimed;
 	x->recharged += y->recharged;
-	x->refused += y->refused;
-	x->steered_in += y->steered_in;
+	x->refused_pages += y->refused_pages;
+	x->steered_in_pages += y->steered_in_pages;
 	x->moved_in += y->moved_in;
 	if (y->peak > x->peak)
 		x->peak = y->peak;
@@ -549,19 +550,25 @@ enum feed_result analysis_feed(struct analysis *a,
 		feed_reclaim(a, t, r, b);
 		break;
 	case REC_REFUSE:
-		t->refusals[r->reason]++;
-		t->refused[r->reason] += r->pages;
-		b->refusals++;
-		b->refused += r->pages;
+		t->refused_folios[r->reason]++;
+		t->refused_pages[r->reason] += r->pages;
+		b->refused_folios++;
+		b->refused_pages += r->pages;
 		break;
 	case REC_STEER: {
 		int from = steer_slot(a, r->src_nid, r->excluded, true);
+		struct bucket *fb;
 
+		/* The same time as b's: no coarsening can move b */
 		cg->tier[from].seen = true;
+		fb = bucket_at(a, &cg->tier[from], r->ts, &too_many);
+		if (!fb)
+			return too_many ? FEED_TOO_MANY_BUCKETS : FEED_NOMEM;
 		cg->tier[from].steered_away++;
+		fb->steered_away++;
 		t->steered_in++;
-		b->steers++;
-		b->steered_in += r->pages;
+		b->steered_in++;
+		b->steered_in_pages += r->pages;
 		if (cg->last_steer_slot >= 0 && cg->last_steer_slot != slot)
 			b->flips++;
 		cg->last_steer_slot = slot;

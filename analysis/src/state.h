@@ -26,8 +26,14 @@ struct bucket {
 	uint64_t usage;			/* at the bucket's last event */
 	uint64_t peak;
 	uint64_t high, max;
-	uint32_t reclaims, refusals, steers, flips;
-	int64_t reclaimed, recharged, refused, steered_in, moved_in;
+	uint32_t reclaims, flips;
+	/* folios refused migration into the tier, and their pages */
+	uint32_t refused_folios;
+	int64_t refused_pages;
+	/* allocations steered away from the tier, and placed on it instead */
+	uint32_t steered_away, steered_in;
+	int64_t steered_in_pages;
+	int64_t reclaimed, recharged, moved_in;
 	bool has_usage;
 };
 
@@ -48,9 +54,15 @@ struct tier_state {
 	uint64_t forced;		/* charges over the tier's max */
 	uint64_t reclaims[NR_RECLAIM_REASONS];
 	int64_t reclaimed[NR_RECLAIM_REASONS];
-	uint64_t refusals[NR_REFUSE_REASONS];
-	int64_t refused[NR_REFUSE_REASONS];
-	uint64_t steered_away, steered_in;	/* allocations */
+	/* migrations into the tier refused: folios, and their pages */
+	uint64_t refused_folios[NR_REFUSE_REASONS];
+	int64_t refused_pages[NR_REFUSE_REASONS];
+	/*
+	 * Allocations (of a folio of any order) steered away from the tier
+	 * because its share was full, and placed on it instead of the tier
+	 * they preferred: memory.tier_stat's "steered" is steered_away.
+	 */
+	uint64_t steered_away, steered_in;
 	int64_t recharged;		/* reclaimed, then charged back */
 	/* reclaim churn: pages reclaimed and not yet charged back */
 	int64_t pool;

@@ -137,17 +137,19 @@ static void panel(FILE *f, const struct analysis *a,
 				fprintf(f, "<path d=\"M%.1f,%.1f l-4,-7 h8 z\" fill=\"%s\"><title>tier %d: %u reclaims, %" PRId64 " pages</title></path>\n",
 					x, y0 + 14.0, colour, s,
 					b->reclaims, b->reclaimed);
-			if (b->refusals)
-				fprintf(f, "<path d=\"M%.1f,%.1f l6,6 m0,-6 l-6,6\" stroke=\"%s\" stroke-width=\"2\"><title>tier %d: %u refused, %" PRId64 " pages</title></path>\n",
+			if (b->refused_folios)
+				fprintf(f, "<path d=\"M%.1f,%.1f l6,6 m0,-6 l-6,6\" stroke=\"%s\" stroke-width=\"2\"><title>tier %d: %u folios refused, %" PRId64 " pages</title></path>\n",
 					x - 3, y0 + 2.0, colour, s,
-					b->refusals, b->refused);
+					b->refused_folios, b->refused_pages);
 		}
 		fprintf(f, "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"/>",
 			WIDTH - RIGHT + 10, y0 - PLOT + 10 + n * 16,
 			WIDTH - RIGHT + 30, y0 - PLOT + 10 + n * 16, colour);
-		fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"11\">tier %d%s%s</text>\n",
+		fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"11\">tier %d%s",
 			WIDTH - RIGHT + 34, y0 - PLOT + 14 + n * 16, s,
-			t->nodes[0] ? " node " : "", t->nodes);
+			t->nodes[0] ? " node " : "");
+		xml_string(f, t->nodes);	/* a side file's word */
+		fputs("</text>\n", f);
 		n++;
 	}
 }

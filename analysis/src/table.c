@@ -71,6 +71,11 @@ bool table_has_column(const struct table *t, const char *name)
 	return false;
 }
 
+static bool is_text(enum col_type type)
+{
+	return type == COL_STR || type == COL_PATH;
+}
+
 /* Sorting state for qsort(), which passes no context */
 static const struct table *sort_table;
 static int sort_col;
@@ -86,7 +91,7 @@ static int by_sort_col(const void *x, const void *y)
 		c = a->null ? 1 : -1;		/* unknown last */
 	else if (a->null)
 		c = 0;
-	else if (sort_table->cols[sort_col].type == COL_STR)
+	else if (is_text(sort_table->cols[sort_col].type))
 		c = strcmp(a->s, b->s);
 	else if (a->v != b->v)		/* largest first; "max" is -1: last */
 		c = a->v > b->v ? -1 : 1;
@@ -175,6 +180,7 @@ static const char *text_cell(const struct render_ctx *ctx,
 		return "-";
 	switch (col->type) {
 	case COL_STR:
+	case COL_PATH:
 		return c->s;
 	case COL_LIMIT:
 		if (c->v == CELL_NO_LIMIT)
@@ -183,6 +189,9 @@ static const char *text_cell(const struct render_ctx *ctx,
 	case COL_PAGES:
 		snprintf(buf, len, "%.1fM",
 			 (double)c->v * ctx->page_size / (1 << 20));
+		return buf;
+	case COL_CENTI:
+		snprintf(buf, len, "%" PRId64 ".%02" PRId64, c->v / 100, c->v % 100);
 		return buf;
 	case COL_TIME:
 		if (ctx->absolute)	/* seconds.microseconds, as trace-cmd */
@@ -199,11 +208,36 @@ static const char *text_cell(const struct render_ctx *ctx,
 	}
 }
 
+/* A path last gives way to ctx->width down to this, not below */
+#define PATH_MIN 12
+
+/*
+ * @s in @room columns: its start and end around "...", where a path
+ * says most (/system.slice/docker-...ffff.scope).  Cut between UTF-8
+ * characters, not inside one.  Whether it was cut.
+ */
+static bool put_path(FILE *f, const char *s, int room)
+{
+	int len = strlen(s), head = (room - 3) / 2, tail = room - 3 - head;
+
+	if (len <= room) {
+		fputs(s, f);
+		return false;
+	}
+	while (head > 0 && (s[head] & 0xc0) == 0x80)
+		head--;
+	while (tail > 0 && (s[len - tail] & 0xc0) == 0x80)
+		tail--;
+	fprintf(f, "%.*s...%s", head, s, s + len - tail);
+	return true;
+}
+
 static void render_text(FILE *f, const struct render_ctx *ctx,
 			const struct table *t)
 {
 	char buf[64];
-	int *w, i, last = -1;
+	int *w, i, last = -1, room = 0;
+	bool shortened = false;
 	size_t r;
 
 	fprintf(f, "%s\n", t->title);
@@ -227,24 +261,41 @@ static void render_text(FILE *f, const struct render_ctx *ctx,
 				w[i] = n;
 		}
 	}
+	/* A path last has what the other columns leave of the line */
+	if (ctx->width && last >= 0 && t->cols[last].type == COL_PATH) {
+		room = ctx->width;
+		for (i = 0; i < last; i++)
+			if (shown(ctx, FMT_TEXT, t, &t->cols[i]))
+				room -= w[i] + 1;
+		if (room < PATH_MIN)
+			room = PATH_MIN;
+	}
 	/* Strings left-aligned, figures right-aligned, by one space */
 	for (r = 0; r <= t->nrows; r++) {
 		const char *sep = "";
 
 		for (i = 0; i <= last; i++) {
 			const struct column *col = &t->cols[i];
+			const char *s;
 
 			if (!shown(ctx, FMT_TEXT, t, col))
 				continue;
-			fprintf(f, "%s%*s", sep, col->type != COL_STR ? w[i] :
-				i == last ? 0 : -w[i],
-				!r ? col->label :
+			s = !r ? col->label :
 				text_cell(ctx, col, &t->cells[(r - 1) * t->ncols + i],
-					  buf, sizeof(buf)));
+					  buf, sizeof(buf));
+			fputs(sep, f);
 			sep = " ";
+			if (i == last && room)
+				shortened |= put_path(f, s, room);
+			else
+				fprintf(f, "%*s", !is_text(col->type) ? w[i] :
+					i == last ? 0 : -w[i], s);
 		}
 		fputc('\n', f);
 	}
+	if (shortened)
+		fprintf(f, "(paths shortened to fit %d columns: -f csv prints them whole)\n",
+			ctx->width);
 	if (t->left_out)
 		fprintf(f, "(%zu more left out by --top; --top 0 shows all)\n",
 			t->left_out);
@@ -267,22 +318,27 @@ static void csv_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* csv and json: raw figures; "max" stays a word, unknown is empty/null */
+/*
+ * csv and json: raw figures; "max" stays the kernel's word (a string in
+ * json), unknown is empty or null: the two never look alike.
+ */
 static void raw_cell(FILE *f, enum format fmt, const struct column *col,
 		     const struct cell *c)
 {
 	if (c->null) {
 		if (fmt == FMT_JSON)
 			fputs("null", f);
-	} else if (col->type == COL_STR) {
+	} else if (is_text(col->type)) {
 		if (fmt == FMT_JSON)
 			json_string(f, c->s);
 		else
 			csv_string(f, c->s);
 	} else if (col->type == COL_LIMIT && c->v == CELL_NO_LIMIT) {
-		fputs(fmt == FMT_JSON ? "null" : "max", f);
+		fputs(fmt == FMT_JSON ? "\"max\"" : "max", f);
 	} else if (col->type == COL_TIME) {
 		fprintf(f, "%" PRIu64, (uint64_t)c->v);
+	} else if (col->type == COL_CENTI) {
+		fprintf(f, "%" PRId64 ".%02" PRId64, c->v / 100, c->v % 100);
 	} else {
 		fprintf(f, "%" PRId64, c->v);
 	}
@@ -398,33 +454,76 @@ int render_tables(FILE *f, enum format fmt, const struct render_ctx *ctx,
 	return ferror(f) ? -1 : 0;
 }
 
+/*
+ * The length of the UTF-8 sequence @s starts with, 0 when it is not one
+ * (a stray or cut byte, an overlong form, a surrogate, past U+10FFFF):
+ * a cgroup name is any bytes, and json and xml hold only UTF-8.
+ */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* the NUL ends it here too */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/* Bytes that are not UTF-8 become U+FFFD, one each, as Go's json does */
 void json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
+	fputc('"', f);
+	while (*p) {
+		int n = utf8_len(p);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else if (!n)
+			fputs("\\ufffd", f);
 		else
-			fputc(ch, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
 
+/* What XML 1.0 cannot hold (controls, U+FFFE, U+FFFF, not UTF-8): U+FFFD */
 void xml_string(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = utf8_len(p);
+
+		switch (*p) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
 		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, f);
+			if (*p < 0x20 || !n || (n == 3 && p[0] == 0xef &&
+						p[1] == 0xbf && p[2] >= 0xbe))
+				fputs("&#xfffd;", f);
+			else
+				fwrite(p, 1, n, f);
 		}
+		p += n ? n : 1;
 	}
 }

@@ -13,10 +13,12 @@
 
 enum col_type {
 	COL_STR,
+	COL_PATH,	/* a string; text shortens it, last, to fit ctx->width */
 	COL_INT,
 	COL_PAGES,	/* text: MiB; csv, json: pages */
-	COL_LIMIT,	/* pages, or "max" */
+	COL_LIMIT,	/* pages, or "max" (json too: null is unknown) */
 	COL_TIME,	/* text: seconds into the capture; csv, json: ns */
+	COL_CENTI,	/* hundredths, written with two decimals */
 };
 
 struct column {
@@ -52,10 +54,18 @@ struct render_ctx {
 	int page_size;
 	const char *const *fields;	/* --fields: columns by name, or NULL */
 	int nfields;
+	/*
+	 * text: lines at most this long, 0 for no limit.  Only a COL_PATH
+	 * last gives way, shortened in the middle, and the table says so.
+	 */
+	int width;
 };
 
+/* Text reports and top's screen fit this many columns: the path gives way */
+#define TEXT_WIDTH 100
+
 /* The JSON layout's version: raised whenever a key changes meaning */
-#define JSON_FORMAT_VERSION 2
+#define JSON_FORMAT_VERSION 3
 
 void table_init(struct table *t, const char *name, const char *title,
 		const struct column *cols, int ncols);

@@ -39,7 +39,7 @@ check $? "analyzer reads the guest's capture"
 field() {
 	awk -F, -v tier="$1" -v col="$2" '
 		NR == 1 { sub(/^#/, ""); for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$2 == "/tierpush" && $3 == tier { print $c[col] }' <<<"$csv"
+		$c["cgroup"] == "/tierpush" && $c["tier"] == tier { print $c[col] }' <<<"$csv"
 }
 # numa NODE: anon + file pages of the cgroup on NODE when recording stopped
 numa() {
@@ -70,11 +70,12 @@ m_stat=$(($(stat 0 max) / 4096))
 check $([ "$m" = "$m_stat" ]; echo $?) "tier 0 max $m pages = memory.tier_stat's ($m_stat)"
 
 read -r _ pushed _ refused _ <"$dir/tierpush.out"
-r=$(field 0 refused_tier_max_pages)
+r=$(field 0 refused_folios)
 r_stat=$(stat 0 refused)
-check $([ -n "$r" ] && [ "$r" = "$r_stat" ] && [ "$r" -ge "$refused" ] &&
+p=$(field 0 refused_tier_max_pages)
+check $([ -n "$r" ] && [ "$r" = "$r_stat" ] && [ "$r" -ge "$refused" ] && [ "$p" -ge "$r" ] &&
 	[ "$refused" -eq "$pushed" ] && [ "$pushed" -gt 0 ]; echo $?) \
-	"pushed over the tier 0 max $pushed times: $r refused pages = memory.tier_stat refused $r_stat (>= $refused calls refused)"
+	"pushed over the tier 0 max $pushed times: $r refused folios = memory.tier_stat refused $r_stat (>= $refused calls refused; $p pages)"
 s=$(field 0 steered_away)
 s_stat=$(stat 0 steered)
 check $([ -n "$s" ] && [ "$s" = "$s_stat" ] && [ "$s" -gt 0 ]; echo $?) \
@@ -85,7 +86,9 @@ check $([ "$nodes" = 0/1 ] && [ "$low" = 0 ]; echo $?) \
 	"tier nodes ($nodes) and low ($low) labelled from the tier_stat snapshot"
 
 churn=$("$report" churn --top 0 -f csv "$dat")
-burst=$(awk -F, '$2 == "refusal_burst" && $4 == "/tierpush" && $5 == 0 { e += $9 } END { print e + 0 }' <<<"$churn")
+burst=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["kind"] == "refusal_burst" && $c["cgroup"] == "/tierpush" && $c["tier"] == 0 { e += $c["events"] }
+	END { print e + 0 }' <<<"$churn")
 check $([ "$burst" = "$r_stat" ]; echo $?) \
 	"churn: refusal bursts on tier 0 add up to every refusal ($burst of $r_stat)"
 

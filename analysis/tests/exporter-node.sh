@@ -57,31 +57,33 @@ grep -q '^node_textfile_scrape_error 0$' "$work/metrics"
 check $? "node_textfile_scrape_error 0"
 
 # Every sample of the snapshot, as node_exporter prints it (labels in
-# name order, values as floats): compare by value, not by text
+# name order, values as floats, no limit as +Inf): compare by value, not
+# by text
 missing=$(awk '
 	FNR == NR {
-		tier = substr($3, 5); nodes = ""
+		tier = substr($3, 5)
 		for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		n = split("usage:usage_bytes min:min_bytes low:low_bytes high:high_bytes max:max_bytes reclaims:reclaims_total reclaimed:reclaimed_bytes_total refused:refused_total steered:steered_total promoted:promoted_bytes_total demoted:demoted_bytes_total", m, " ")
+		n = split("usage:usage_bytes min:min_bytes low:low_bytes high:high_bytes max:max_bytes reclaims:reclaims_total reclaimed:reclaimed_bytes_total refused:refused_folios_total steered:steered_away_total promoted:promoted_bytes_total demoted:demoted_bytes_total", m, " ")
 		for (i = 1; i <= n; i++) {
 			split(m[i], km, ":")
-			k = "memcg_tier_" km[2] "{cgroup=\"" $2 "\",nodes=\"" v["nodes"] "\",tier=\"" tier "\"}"
-			if (v[km[1]] == "max")
-				absent[k] = 1
-			else
-				want[k] = v[km[1]]
+			if (!(km[1] in v))
+				continue
+			k = "memcg_tier_" km[2] "{cgroup=\"" $2 "\",tier=\"" tier "\"}"
+			want[k] = v[km[1]] == "max" ? "+Inf" : v[km[1]]
 		}
-		want["memcg_tier_capacity_bytes{nodes=\"" v["nodes"] "\",tier=\"" tier "\"}"] = v["capacity"]
+		want["memcg_tier_capacity_bytes{tier=\"" tier "\"}"] = v["capacity"]
+		want["memcg_tier_info{nodes=\"" v["nodes"] "\",tier=\"" tier "\"}"] = 1
+		split("", v)
 		next
 	}
 	/^memcg_tier_/ { got[$1] = $2 }
 	END {
 		for (k in want)
-			if (!(k in got) || got[k] + 0 != want[k] + 0)
+			if (!(k in got) || (want[k] == "+Inf" ? got[k] != "+Inf" : got[k] + 0 != want[k] + 0))
 				print k " want " want[k] " got " (k in got ? got[k] : "none")
-		for (k in absent)
-			if (k in got)
-				print k " is unlimited but has a line"
+		for (k in got)
+			if (k ~ /nodes=/ && k !~ /^memcg_tier_info\{/)
+				print k " has a nodes label"
 	}' "$snap" "$work/metrics")
 n=$(grep -c '^memcg_tier_' "$work/metrics")
 check $([ -z "$missing" ] && [ "$n" -gt 0 ]; echo $?) \

@@ -15,11 +15,16 @@
 # Prints TAP-style "ok - ..." / "not ok - ..." lines.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-report=$here/../memcg-tier-report
+report=${MEMCG_TIER_REPORT:-$here/../memcg-tier-report}
 fix=$here/fixtures
 flips=${1:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The analyzer's temporary files go to $TMPDIR: a directory of this run's
+# own, so that what is left there is this run's, whatever else runs.
+# (libtracecmd 1.3 decompresses into /tmp/trace_cpu_data* whatever
+# TMPDIR says: shared with every other process, those are not checked.)
+mkdir "$tmp/tmpdir"
 
 check() {	# check STATUS DESCRIPTION
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
@@ -37,14 +42,11 @@ for f in cgroups tier_stat.start tier_stat.end; do
 	cp "$fix/tierpush.$f" "$tmp/raw.$f"
 done
 cp "$fix/tierpush.dat" "$tmp/zstd.dat"
-# libtracecmd decompresses into files of its own in /tmp
-library_files() { ls /tmp/trace_cpu_data* 2>/dev/null | sort; }
-library_files >"$tmp/library-files.before"
 trace-cmd convert --compression none -i "$fix/tierpush.dat" -o "$tmp/raw.dat" >/dev/null 2>&1
 
 for kind in zstd raw; do
 	dat=$tmp/$kind.dat
-	"$report" all -f json "$dat" >"$tmp/want.json" 2>/dev/null
+	TMPDIR=$tmp/tmpdir "$report" all -f json "$dat" >"$tmp/want.json" 2>/dev/null
 	check $? "$kind: the undamaged capture reads with exit 0"
 	ranges "$dat" >"$tmp/ranges"
 	total=$(awk '{ s += $2 } END { print s + 0 }' "$tmp/ranges")
@@ -69,7 +71,7 @@ for kind in zstd raw; do
 		byte=$(od -An -tu1 -j "$off" -N1 "$tmp/flip.dat" | tr -d ' ')
 		printf "$(printf '\\%03o' $((byte ^ xor)))" |
 			dd of="$tmp/flip.dat" bs=1 seek="$off" conv=notrunc status=none
-		timeout 60 "$report" all -f json "$tmp/flip.dat" >"$tmp/got.json" 2>"$tmp/err"
+		TMPDIR=$tmp/tmpdir timeout 60 "$report" all -f json "$tmp/flip.dat" >"$tmp/got.json" 2>"$tmp/err"
 		rc=$?
 		sed -i 's/"file":"[^"]*"//' "$tmp/got.json"
 		case $rc in
@@ -93,9 +95,8 @@ for kind in zstd raw; do
 	check $([ "$crashed" -eq 0 ]; echo $?) \
 		"$kind: no flip crashes or hangs the analyzer ($crashed$(grep -m3 '^crashed' "$tmp/results" | sed 's/crashed/; at/' | tr -d '\n'))"
 done
-library_files >"$tmp/library-files.after"
-left=$(comm -13 "$tmp/library-files.before" "$tmp/library-files.after" | wc -l)
-check $([ "$left" -eq 0 ] && [ -z "$(ls -d /tmp/memcg-tier-report.* 2>/dev/null)" ]; echo $?) \
-	"no run, damaged or not, leaves libtracecmd's decompressed files or a directory of its own in /tmp ($left left)"
+left=$(find "$tmp/tmpdir" -mindepth 1 -maxdepth 1 -name 'memcg-tier-report.*' | wc -l)
+check $([ "$left" -eq 0 ]; echo $?) \
+	"no run, damaged or not, leaves a directory of its own in \$TMPDIR ($left left)"
 # A failed tracecmd_copy() unlinks its output: never a shared name
 check $([ -c /dev/null ]; echo $?) "/dev/null is still a device after every damaged run"

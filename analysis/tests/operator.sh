@@ -7,7 +7,7 @@
 # Prints TAP-style "ok - ..." / "not ok - ..." lines.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-report=$here/../memcg-tier-report
+report=${MEMCG_TIER_REPORT:-$here/../memcg-tier-report}
 exporter=$here/../memcg-tier-exporter
 snap=$here/fixtures/tierpush.tier_stat.end
 tmp=$(mktemp -d)
@@ -21,12 +21,12 @@ prom=$tmp/memcg_tier.prom
 "$exporter" --snapshot "$snap" -o "$prom"
 check $? "exporter: the fixture's snapshot is written"
 n=$(grep -vc '^#' "$prom")
-# 2 tiers x (usage min low max reclaims reclaimed refused steered) + 2
-# capacities; high is "max" on both tiers: no line
-check $([ "$n" -eq 18 ] && ! grep -q '^memcg_tier_high_bytes{' "$prom"; echo $?) \
-	"exporter: 18 samples, none for the unlimited high ($n)"
-grep -qx 'memcg_tier_usage_bytes{cgroup="/tierpush",tier="0",nodes="0"} 50241536' "$prom" &&
-	grep -qx 'memcg_tier_steered_total{cgroup="/tierpush",tier="0",nodes="0"} 3108' "$prom"
+# 2 tiers x (usage min low high max reclaims reclaimed refused steered)
+# + 2 capacities + 2 info; high is "max" on both tiers: +Inf
+check $([ "$n" -eq 22 ] && [ "$(grep -c '^memcg_tier_high_bytes{.*} +Inf$' "$prom")" -eq 2 ]; echo $?) \
+	"exporter: 22 samples, the unlimited high as +Inf ($n)"
+grep -qx 'memcg_tier_usage_bytes{cgroup="/tierpush",tier="0"} 50241536' "$prom" &&
+	grep -qx 'memcg_tier_steered_away_total{cgroup="/tierpush",tier="0"} 3108' "$prom"
 check $? "exporter: usage and counters as the snapshot has them"
 awk '/^# TYPE/ { t[$3] = $4 } !/^#/ { sub(/\{.*/, ""); if (!($0 in t)) bad = 1 }
 	END { exit bad }' "$prom"
@@ -38,7 +38,8 @@ check $([ $? -ne 0 ]; echo $?) "exporter: no temporary file left"
 printf '%s\n' '7 /we"ird\ tier3 x tier0 nodes=0-1 capacity=100 usage=8192 min=0 low=0 high=max max=max reclaims=0 reclaimed=0 refused=0 steered=0' \
 	>"$tmp/weird"
 "$exporter" --snapshot "$tmp/weird" -o "$tmp/weird.prom" &&
-	grep -qF 'memcg_tier_usage_bytes{cgroup="/we\"ird\\ tier3 x",tier="0",nodes="0-1"} 8192' "$tmp/weird.prom"
+	grep -qF 'memcg_tier_usage_bytes{cgroup="/we\"ird\\ tier3 x",tier="0"} 8192' "$tmp/weird.prom" &&
+	grep -qxF 'memcg_tier_info{tier="0",nodes="0-1"} 1' "$tmp/weird.prom"
 check $? "exporter: label values escaped, the path split at its last ' tierN '"
 
 cp "$prom" "$tmp/before"
@@ -69,17 +70,19 @@ odd='we&ird#x\y'
 mkdir -p "$tmp/live/$odd"
 grep ' tier0 ' "$snap" | sed 's/^[0-9]* [^ ]* //' >"$tmp/live/$odd/memory.tier_stat"
 "$exporter" --cgroup-root "$tmp/live/" -o "$tmp/live.prom" &&
-	grep -qF 'memcg_tier_usage_bytes{cgroup="/we&ird#x\\y",tier="0",nodes="0"} 50241536' "$tmp/live.prom"
+	grep -qF 'memcg_tier_usage_bytes{cgroup="/we&ird#x\\y",tier="0"} 50241536' "$tmp/live.prom"
 check $? "exporter: live cgroup paths with \\ & # kept whole, a trailing slash on the root ignored"
 
 if [ -x /bin/busybox ]; then
 	mkdir -p "$tmp/bb"
-	for a in awk sed find stat mv rm dirname basename grep; do
+	for a in awk sed find ls mv rm dirname basename grep; do
 		ln -s /bin/busybox "$tmp/bb/$a"
 	done
 	PATH=$tmp/bb:$PATH /bin/busybox sh "$exporter" --snapshot "$snap" \
-		-o "$tmp/bb.prom" && cmp -s "$tmp/bb.prom" "$prom"
-	check $? "exporter: busybox sh and awk (as in the guest) write the same file"
+		-o "$tmp/bb.prom" && cmp -s "$tmp/bb.prom" "$prom" &&
+	PATH=$tmp/bb:$PATH /bin/busybox sh "$exporter" --cgroup-root "$tmp/live" \
+		-o "$tmp/bb-live.prom" && cmp -s "$tmp/bb-live.prom" "$tmp/live.prom"
+	check $? "exporter: busybox sh, find, ls and awk (as in the guest) write the same files"
 fi
 
 # top: every refusal comes before tracefs is touched

@@ -85,7 +85,13 @@ check $([ $rc -eq 0 ] && grep -q "map=$tmp/missing: cannot open" "$tmp/stderr" &
 	cmp -s "$tmp/missing-map" "$tmp/without"; echo $?) \
 	"plugin: a map it cannot open is said on stderr, the report is printed as without it"
 
-# make install puts it where trace-cmd looks
-make -s --no-print-directory -C "$here/.." install >/dev/null
-report "$tmp/none" -O memcg_tier:map="$fix/tierpush.cgroups" "$dat" | cmp -s - "$tmp/mapped"
-check $? "plugin: make install puts it in ~/.local/lib/traceevent/plugins, where trace-cmd finds it"
+# What is not a regular file is refused, not read forever or waited on
+mkfifo "$tmp/fifo"
+for map in /dev/zero "$tmp/fifo"; do
+	TRACEEVENT_PLUGIN_DIR=$plugins timeout 20 trace-cmd report -O memcg_tier:map="$map" "$dat" \
+		>"$tmp/odd-map" 2>"$tmp/stderr"
+	rc=$?
+	check $([ $rc -eq 0 ] && grep -q "map=$map: not a regular file" "$tmp/stderr" &&
+		cmp -s "$tmp/odd-map" "$tmp/without"; echo $?) \
+		"8: plugin: map=$map is refused on stderr, the report printed as without it (exit $rc)"
+done

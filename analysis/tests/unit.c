@@ -9,12 +9,15 @@
  *
  * Prints "ok - ..." / "not ok - ..." lines.
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode.h"
+#include "psi.h"
 #include "report.h"
 #include "state.h"
 
@@ -346,13 +349,24 @@ static struct tier_record charge(unsigned long long ts, int slot, long long page
 	return r;
 }
 
+/* The index of @t's column @name (the unit tests read columns by name) */
+static int col(const struct table *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->ncols && strcmp(t->cols[i].name, name); i++)
+		;
+	return i;
+}
+
 static const struct cell *find_row(const struct table *t, const char *kind)
 {
+	int k = col(t, "kind");
 	size_t i;
 
 	for (i = 0; i < t->nrows; i++)
-		if (t->cells[i * t->ncols + 1].s &&
-		    !strcmp(t->cells[i * t->ncols + 1].s, kind))
+		if (t->cells[i * t->ncols + k].s &&
+		    !strcmp(t->cells[i * t->ncols + k].s, kind))
 			return &t->cells[i * t->ncols];
 	return NULL;
 }
@@ -394,7 +408,7 @@ static void test_state(void)
 	      (long long)a.cg[0].tier[0].recharged);
 	report_churn(&t, &a, &ro);
 	c = find_row(&t, "reclaim_churn");
-	check(c && c[7].v == 60 && c[4].v == 0,
+	check(c && c[col(&t, "pages")].v == 60 && c[col(&t, "tier")].v == 0,
 	      "churn report: a reclaim_churn finding of 60 pages on tier 0");
 	table_free(&t);
 	analysis_free(&a);
@@ -443,11 +457,15 @@ static void test_state(void)
 	analysis_feed(&a, &r);
 	report_churn(&t, &a, &ro);
 	c = find_row(&t, "ping_pong");
-	check(c && c[7].v == 25 && c[4].v == 0,
+	check(c && c[col(&t, "pages")].v == 25 && c[col(&t, "tier")].v == 0,
 	      "churn report: promote/demote ping-pong of min(25, 40) pages");
+	check(c && !strcmp(c[col(&t, "detail")].s, "pages promoted (40 demoted)"),
+	      "churn report: the ping-pong's detail gives the other figure, not the amount again (%s)",
+	      c ? c[col(&t, "detail")].s : "");
 	c = find_row(&t, "steer_flips");
-	check(c && c[8].v == 2, "churn report: steering flipping tiers twice");
-	check(c && c[5].v == 500000000LL && c[6].v == 800000000LL,
+	check(c && c[col(&t, "events")].v == 2, "churn report: steering flipping tiers twice");
+	check(c && c[col(&t, "start_ts")].v == 500000000LL &&
+	      c[col(&t, "end_ts")].v == 800000000LL,
 	      "churn report: the steering run is buckets 0.5-0.8 s, its last one included");
 	table_free(&t);
 	analysis_free(&a);
@@ -564,6 +582,82 @@ static void test_invariants(void)
 	analysis_free(&a);
 }
 
+/* @s through json_string() or xml_string(), into @buf */
+static const char *escaped(void (*esc)(FILE *, const char *), const char *s,
+			   char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!f)
+		return "";
+	esc(f, s);
+	fclose(f);
+	return buf;
+}
+
+/* A cgroup name is any bytes but '/' and NUL: json and svg stay UTF-8 */
+static void test_escapes(void)
+{
+	static const struct {
+		const char *in, *json, *xml, *what;
+	} cases[] = {
+		{ "/a\xc3\xa9\xe2\x82\xac\xf0\x9f\x90\xa7", "\"/a\xc3\xa9\xe2\x82\xac\xf0\x9f\x90\xa7\"",
+		  "/a\xc3\xa9\xe2\x82\xac\xf0\x9f\x90\xa7", "UTF-8 of 2, 3 and 4 bytes kept" },
+		{ "/\xff\xfe", "\"/\\ufffd\\ufffd\"", "/&#xfffd;&#xfffd;",
+		  "bytes that start no sequence: U+FFFD each" },
+		{ "/\xc3", "\"/\\ufffd\"", "/&#xfffd;", "a sequence cut by the end" },
+		{ "/\xc0\xaf", "\"/\\ufffd\\ufffd\"", "/&#xfffd;&#xfffd;", "an overlong '/'" },
+		{ "/\xed\xa0\x80", "\"/\\ufffd\\ufffd\\ufffd\"", "/&#xfffd;&#xfffd;&#xfffd;",
+		  "a surrogate" },
+		{ "/\xf4\x90\x80\x80", "\"/\\ufffd\\ufffd\\ufffd\\ufffd\"",
+		  "/&#xfffd;&#xfffd;&#xfffd;&#xfffd;", "past U+10FFFF" },
+		{ "/\xef\xbf\xbe\x01\"<&", "\"/\xef\xbf\xbe\\u0001\\\"<&\"",
+		  "/&#xfffd;&#xfffd;&quot;&lt;&amp;", "U+FFFE and a control: json escapes, xml replaces" },
+	};
+	char buf[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *j = escaped(json_string, cases[i].in, buf, sizeof(buf));
+
+		check(!strcmp(j, cases[i].json), "json_string: %s", cases[i].what);
+		j = escaped(xml_string, cases[i].in, buf, sizeof(buf));
+		check(!strcmp(j, cases[i].xml), "xml_string: %s", cases[i].what);
+	}
+}
+
+/* memory.pressure as a kernel with CONFIG_PSI writes it, and none */
+static void test_psi(void)
+{
+	char dir[] = "/tmp/unit-psi.XXXXXX", file[64];
+	struct psi p;
+	FILE *f;
+	bool ok;
+	int fd;
+
+	if (!mkdtemp(dir)) {
+		check(0, "psi: a temporary directory");
+		return;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	check(!psi_read(fd, &p) && p.some == -1 && p.full == -1,
+	      "psi: no memory.pressure (no CONFIG_PSI) is unknown");
+	snprintf(file, sizeof(file), "%s/memory.pressure", dir);
+	f = fopen(file, "w");
+	if (f) {
+		fputs("some avg10=12.34 avg60=5.00 avg300=1.25 total=123456\n"
+		      "full avg10=0.07 avg60=0.00 avg300=0.00 total=789\n", f);
+		fclose(f);
+	}
+	ok = psi_read(fd, &p);
+	check(ok && p.some == 1234 && p.full == 7,
+	      "psi: avg10 of some and full in hundredths (%lld, %lld)",
+	      (long long)p.some, (long long)p.full);
+	close(fd);
+	unlink(file);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -575,5 +669,7 @@ int main(int argc, char **argv)
 	test_changed_kernels();
 	test_state();
 	test_invariants();
+	test_escapes();
+	test_psi();
 	return failures ? 1 : 0;
 }
