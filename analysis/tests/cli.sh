@@ -12,9 +12,7 @@ dat=$fix/tierpush.dat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 # tier0 COLUMN: COLUMN of /tierpush's tier 0 rows of a report's csv on
 # stdin, found by name (the path is the last column)
 tier0() {

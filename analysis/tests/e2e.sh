@@ -15,9 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 report=$here/../memcg-tier-report
 dat=$dir/tierpush.dat
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 
 if [ ! -s "$dat" ]; then
 	check 1 "analyzer e2e: the guest left no capture $dat"

@@ -15,9 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 exporter=$here/../memcg-tier-exporter
 node_exporter=/usr/bin/prometheus-node-exporter
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 
 snap=$dir/exporter.tier_stat
 if [ ! -s "$snap" ]; then

@@ -24,9 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 
 # mkcg ROOT PATH: a cgroup of the fake tree, made beside it and renamed
 # in, so that it appears whole as a real one does

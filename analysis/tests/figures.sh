@@ -15,9 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mantext=$(sed 's/\\-/-/g' "$man")
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 # csum CSV TIER COLUMN: COLUMN summed over /tierpush's rows of TIER, by name
 csum() {
 	awk -F, -v t="$2" -v col="$3" '

@@ -26,9 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 # TMPDIR says: shared with every other process, those are not checked.)
 mkdir "$tmp/tmpdir"
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 
 # ranges FILE: "OFFSET SIZE" of each CPU's data, as trace-cmd dump lists it
 ranges() {

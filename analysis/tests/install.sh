@@ -15,9 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Nothing of ours in this user's home, whatever an install gets wrong
 export HOME=$tmp
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 # Not the flags of a make this runs under ("make -s test" would silence
 # the command lines checked below)
 m() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$top" "$@" 2>&1; }

@@ -13,9 +13,7 @@ snap=$here/fixtures/tierpush.tier_stat.end
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 
 prom=$tmp/memcg_tier.prom
 "$exporter" --snapshot "$snap" -o "$prom"

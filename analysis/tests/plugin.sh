@@ -19,9 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp
 unset TRACEEVENT_PLUGIN_DIR
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 # report DIR ARGS...: trace-cmd report with the plugins of DIR
 report() {
 	local dir=$1

@@ -13,9 +13,7 @@ dat=$fix/tierpush.dat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-check() {	# check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
-}
+. "$here/lib.sh"
 
 # 13. Every subcommand in --help, each on a line of its own
 help=$("$report" --help)
