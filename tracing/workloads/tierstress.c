@@ -1394,10 +1394,11 @@ static int op_block(struct worker *w, struct call *c)
 
 /*
  * Every operation: name, weight, function, argument, region needed.  An
- * op of weight w runs about N * w / 186 times in N iterations: the least
+ * op of weight w runs about N * w / 187 times in N iterations: the least
  * weighted (w = 3) reach 100 at N = 6200, 5 per second per worker over
- * 300 s with 4 workers.  The memory-block ops weigh more because they
- * skip whenever no block may change state.
+ * 300 s with 4 workers.  Swapoff and the memory-block ops weigh more
+ * because about a third of their draws skip: another swapoff is under
+ * way, or no block may change state.
  */
 static const struct op ops[] = {
 	{ "mmap_anon", 4, op_mmap, R_ANON, NO_REGION },
@@ -1454,7 +1455,7 @@ static const struct op ops[] = {
 	{ "numa_balancing", 3, op_knob, 0, NO_REGION },
 	{ "demotion", 3, op_knob, 1, NO_REGION },
 	{ "drop_caches", 3, op_knob, 2, NO_REGION },
-	{ "swapoff", 3, op_swapoff, 0, NO_REGION },
+	{ "swapoff", 4, op_swapoff, 0, NO_REGION },
 	{ "block_offline", 4, op_block, 0, NO_REGION },
 	{ "block_online", 4, op_block, 1, NO_REGION },
 };
