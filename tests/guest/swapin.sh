@@ -24,9 +24,9 @@
 #   /sys/fs/cgroup/zmover   no limit: the moved task, continued, touches
 #                           its 24M again, still charged to zowner
 #
-# Expected: as above, zowner's anonymous memory on node 1 grows by at
-# least 90% of 24M, with steered allocations counted (on); the 24M come
-# back charged to zowner (off).
+# Expected: at least 3/4 of the task's pages on node 1 and as many
+# allocations steered as half the 24M (on); the 24M come back charged to
+# zowner (off).
 . /tracing/bin/lib.sh
 
 demotion=$(cat /sys/kernel/mm/numa/demotion_enabled)
@@ -94,21 +94,31 @@ cg_wait_anon zowner 159
 a0=$(cg_numa anon zowner 0)
 a1=$(cg_numa anon zowner 1)
 kill -CONT $mover
+# Until the 24M are back: seconds here, a minute on the debug kernel
 i=0
 while [ "$(cat "$CGROOT/zowner/memory.swap.current")" -gt $((1 << 20)) ] &&
-      [ $i -lt 300 ]; do
+      [ $i -lt 1800 ]; do
 	usleep 100000
 	i=$((i + 1))
 done
+left=$(cat "$CGROOT/zowner/memory.swap.current")
 d0=$(($(cg_numa anon zowner 0) - a0))
 d1=$(($(cg_numa anon zowner 1) - a1))
+# Where the moved task's own pages are: zowner's other memory may be
+# reclaimed meanwhile (a debug kernel charges it more kernel memory)
+set -- $(awk '/anon=/ { for (i = 1; i <= NF; i++) {
+		if ($i ~ /^N0=/) n0 += substr($i, 4)
+		if ($i ~ /^N1=/) n1 += substr($i, 4) } }
+	END { print n0 + 0, n1 + 0 }' "/proc/$mover/numa_maps")
 if [ "$TIERED_MODE" = on ]; then
 	steered=$(($(tier_stat_field zowner 0 steered) - steered0))
-	tap $([ "$d1" -ge $(( (24 << 20) * 9 / 10 )) ] && [ "$steered" -gt 0 ]; echo $?) \
-		"read back from zram by a task that left, its 24M are placed for zowner's full tier 0: anon on node 1 +$d1 bytes, on node 0 +$d0; $steered allocations steered"
+	# Pages may land on node 0 where reclaim of zowner made room there
+	tap $([ "$2" -ge $(( ($1 + $2) * 3 / 4 )) ] &&
+	      [ "$steered" -ge $(( (24 << 20) / 4096 / 2 )) ]; echo $?) \
+		"read back from zram by a task that left, its 24M are placed for zowner's full tier 0: the task's pages $2 on node 1, $1 on node 0 (at least 3/4 on node 1); $steered allocations steered (at least half the 24M); zowner's anon on node 1 +$d1 bytes, on node 0 +$d0, $left bytes still in swap"
 else
 	tap $([ $((d0 + d1)) -ge $(( (24 << 20) * 9 / 10 )) ]; echo $?) \
-		"read back from zram by a task that left, the 24M are charged to zowner again: anon on node 0 +$d0 bytes, on node 1 +$d1"
+		"read back from zram by a task that left, the 24M are charged to zowner again: anon on node 0 +$d0 bytes, on node 1 +$d1, $left bytes still in swap"
 fi
 kill $mover
 echo 1 >"$CGROOT/zowner/cgroup.kill"
