@@ -30,7 +30,8 @@
  *
  * Checked as it goes ("violation: WHAT DETAILS"; the run goes on):
  *   split    each tier limit is floor(limit_pages * capacity / total) over
- *            the tiers the cgroup's cpuset allows
+ *            the tiers of the nodes its cpuset allows or, for a parent,
+ *            the union of its leaf memcgs' nodes
  *   empty    a killed, reclaimed cgroup at memory.current 0 has no tier usage
  *   sum      a frozen leaf's tier usages are at most memory.current + 2M
  *            per CPU (charge batches)
@@ -467,6 +468,41 @@ static int effective_mems(const char *name, uint64_t *mask)
 	}
 }
 
+/*
+ * The nodes the kernel splits a cgroup's limits over (memcg_tier_nodes()):
+ * the union of effective_mems() of the memcgs below it that have no child
+ * memcg, or its own when it has none.  A child with memory.current has a
+ * memcg of its own.
+ */
+static int split_mems(const char *name, uint64_t *mask)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 300], child[PATH_MAX];
+	struct dirent *e;
+	uint64_t m;
+	int children = 0, ret = 0;
+	DIR *d;
+
+	*mask = 0;
+	cg_file(dir, name, "");
+	if (!(d = opendir(dir)))
+		return -1;
+	while (!ret && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/memory.current", dir,
+			 e->d_name);
+		if (access(path, F_OK))
+			continue;
+		snprintf(child, sizeof(child), "%s%s%.200s", name,
+			 *name ? "/" : "", e->d_name);
+		ret = split_mems(child, &m);
+		*mask |= m;
+		children++;
+	}
+	closedir(d);
+	return ret || children ? ret : effective_mems(name, mask);
+}
+
 static const char *lim_str(char *buf, uint64_t v)
 {
 	if (v == UINT64_MAX)
@@ -477,8 +513,8 @@ static const char *lim_str(char *buf, uint64_t v)
 
 /*
  * Invariant 1, once: a tier's limit is its share of the cgroup's,
- * mult_frac(limit_pages, capacity, total) over the tiers the cpuset
- * allows; one it does not allow gets 0; with no capacity allowed at all
+ * mult_frac(limit_pages, capacity, total) over the tiers of split_mems();
+ * one outside them gets 0; with no capacity allowed at all
  * every tier keeps the whole limit (memcg_tier_share()).  Skips when a
  * capacity or the nodes moved meanwhile (hotplug), or when the cpuset
  * allows part of a multi-node tier (its capacity there is not shown).
@@ -495,11 +531,11 @@ static int check_split_once(const char *name, char *why, size_t size)
 		if (cg_u64(name, file, &lim[k]))
 			return CK_SKIP;
 	}
-	if (effective_mems(name, &mems))
+	if (split_mems(name, &mems))
 		return CK_SKIP;
 	n1 = read_tiers(name, t1);
 	n2 = read_tiers(name, t2);	/* the capacities again */
-	if (n1 <= 0 || n2 != n1 || effective_mems(name, &mems2) ||
+	if (n1 <= 0 || n2 != n1 || split_mems(name, &mems2) ||
 	    mems2 != mems)
 		return CK_SKIP;
 	for (i = 0; i < n1; i++) {
