@@ -14,6 +14,12 @@
  * /tmp), -S swap device for the swapoff op (skipped without), -m fail
  * unless every op ran at least MIN_EACH times.
  *
+ * With -m, a run that reaches the run time with ops short of MIN_EACH
+ * goes on for at most half the run time more, running the short ops and
+ * one draw in four of the others (they make the state the short ones need:
+ * a block offline to online, a child to move): how many iterations fit in
+ * the run time depends on the machine, the coverage asked for should not.
+ *
  * Workers, each in its leaf DIR/wN, loop until the deadline: draw an op
  * from a shuffled bag of ops[] by weight, run it under an alarm, count
  * it.  Ops map, touch,
@@ -190,7 +196,7 @@ static const char *cg_dir = "/sys/fs/cgroup/tierstress";
 static const char *file_dir = "/tmp";
 static const char *swap_dev;
 static uint64_t seed;
-static long deadline;
+static long deadline, overtime_end, min_each;
 static int nworkers = 4;
 static long page;
 static int ncpus;
@@ -1430,12 +1436,13 @@ static int op_block(struct worker *w, struct call *c)
 
 /*
  * Every operation: name, weight, function, argument, region needed.  An
- * op of weight w runs about N * w / 188 times in N iterations: the least
- * weighted (w = 3) reach 100 at N = 6300, 5 per second per worker over
- * 300 s with 4 workers.  Moving a task, swapoff and the memory-block ops
- * weigh more because about a third of their draws skip: no child can be
- * started to move, another swapoff is under way, or no block may change
- * state.
+ * op of weight w runs about N * w / 190 times in N iterations: the least
+ * weighted (w = 3) reach 100 at N = 6330, 5.3 per second per worker over
+ * 300 s with 4 workers.  Moving a task and swapoff weigh more because
+ * about a third of their draws skip (no child can be started to move,
+ * another swapoff is under way), the memory-block ops more still because
+ * over a third do (no block may change state).  A slower machine gets
+ * -m's overtime.
  */
 static const struct op ops[] = {
 	{ "mmap_anon", 4, op_mmap, R_ANON, NO_REGION },
@@ -1493,8 +1500,8 @@ static const struct op ops[] = {
 	{ "demotion", 3, op_knob, 1, NO_REGION },
 	{ "drop_caches", 3, op_knob, 2, NO_REGION },
 	{ "swapoff", 4, op_swapoff, 0, NO_REGION },
-	{ "block_offline", 4, op_block, 0, NO_REGION },
-	{ "block_online", 4, op_block, 1, NO_REGION },
+	{ "block_offline", 5, op_block, 0, NO_REGION },
+	{ "block_online", 5, op_block, 1, NO_REGION },
 };
 #define NR_OPS ((int)(sizeof(ops) / sizeof(ops[0])))
 _Static_assert(NR_OPS <= MAX_OPS, "MAX_OPS too small");
@@ -1536,6 +1543,29 @@ static int bag_draw(struct worker *w, int total)
 	return w->bag[--w->bag_left];
 }
 
+/* An op still short of -m's count (swapoff cannot run without -S) */
+static int op_short(int i)
+{
+	return __atomic_load_n(&sh->op[i].count, __ATOMIC_RELAXED) < min_each &&
+	       (ops[i].fn != op_swapoff || swap_dev);
+}
+
+static int ops_short(void)
+{
+	int i;
+
+	for (i = 0; i < NR_OPS; i++)
+		if (op_short(i))
+			return 1;
+	return 0;
+}
+
+/* Whether the run goes on at @t: its time, then the overtime of -m */
+static int run_on(long t)
+{
+	return t < deadline || (t < overtime_end && ops_short());
+}
+
 static void __attribute__((noreturn)) worker_main(int id, int gen)
 {
 	static struct worker wk;
@@ -1543,6 +1573,7 @@ static void __attribute__((noreturn)) worker_main(int id, int gen)
 	struct sigaction sa = { .sa_handler = on_alarm };	/* EINTR */
 	uint64_t s1 = seed, s2 = (uint64_t)id << 32 | gen, a[NARGS];
 	int total = 0, i, res;
+	long t;
 	struct call c;
 
 	w->id = id;
@@ -1562,7 +1593,7 @@ static void __attribute__((noreturn)) worker_main(int id, int gen)
 		_exit(1);
 
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED) &&
-	       now_ms() < deadline) {
+	       run_on(t = now_ms())) {
 		kids_reap(w);
 		if (w->away)
 			w->away = !!cg_write(w->leaf, "cgroup.procs", "0");
@@ -1570,6 +1601,8 @@ static void __attribute__((noreturn)) worker_main(int id, int gen)
 		i = bag_draw(w, total);
 		for (res = 0; res < NARGS; res++)
 			a[res] = splitmix64(&w->rng);
+		if (t >= deadline && !op_short(i) && a[NARGS - 1] % 4)
+			continue;
 		c = (struct call){ .a = a, .arg = ops[i].arg };
 		timed_out = 0;
 		alarm(OP_TIMEOUT);
@@ -1810,7 +1843,7 @@ int main(int argc, char **argv)
 	char numa[32], demote[32], path[PATH_MAX], state[32];
 	struct sigaction sa = { .sa_handler = on_stop };
 	int opt, i, try, swap_was_on = 0, created, short_ops = 0;
-	long min_each = 0, end, secs = 60;
+	long end, over, secs = 60;
 	struct timespec ts;
 	struct dirent *de;
 	struct stat sb;
@@ -1878,6 +1911,7 @@ int main(int argc, char **argv)
 		lseek(kmsg_fd, 0, SEEK_END);
 
 	deadline = now_ms() + secs * 1000;
+	overtime_end = min_each ? deadline + secs * 500 : deadline;
 	for (i = 0; i < nworkers; i++)
 		wpid[i] = worker_start(i);
 	while ((end = deadline - now_ms()) > 0 && !interrupted) {
@@ -1885,7 +1919,15 @@ int main(int argc, char **argv)
 		reap(1);
 		sleep_ms(end < 200 ? end : 200);
 	}
+	for (over = 0; run_on(now_ms()) && !interrupted; over++) {
+		kmsg_drain();
+		reap(1);
+		sleep_ms(200);
+	}
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	if (over)
+		say("overtime %ld s: ops short of %ld ran on",
+		    (now_ms() - deadline + 999) / 1000, min_each);
 
 	/* Workers end their op (alarm-bounded): 30 s, then SIGKILL */
 	for (end = now_ms() + 30000; reap(0) && now_ms() < end; sleep_ms(100))
