@@ -48,7 +48,7 @@ perf:
 $(PERF):
 	@scripts/kernel.sh perf
 
-$(GUEST)/bin/%: tracing/workloads/%.c
+$(GUEST)/bin/%: tracing/workloads/%.c tracing/workloads/slowtier.h
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 $(GUEST)/tests/%: tests/guest/%.c

@@ -193,7 +193,7 @@ limits & pids="$pids $!"
 hotplug & pids="$pids $!"
 cg_run $top/mig pingpong 16 "$SECONDS_TOTAL" >/tmp/pingpong.out 2>&1 &
 pp=$!
-( while running; do cg_run $top/promo hotlast 24 24 30 >/dev/null 2>&1; op hotlast; done ) &
+( while running; do cg_run $top/promo hotlast -r 1 24 24 30 >/dev/null 2>&1; op hotlast; done ) &
 pids="$pids $!"
 sleep "$SECONDS_TOTAL"
 touch "$stop"

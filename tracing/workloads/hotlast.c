@@ -2,7 +2,7 @@
 /*
  * hotlast: a working set whose hot part is allocated last.
  *
- *   hotlast [--lazyfree] COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]
+ *   hotlast [--lazyfree] [-r RATIO] COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]
  *
  * Faults in COLD_MIB of anonymous 4K pages (no THP) and leaves them
  * alone, then HOT_MIB that it keeps touching for SECONDS.  With
@@ -14,13 +14,19 @@
  * the workload only if the hot part moves up.  Every second it asks
  * move_pages(2) where the hot pages are and prints
  *
- *   t=SECONDS hot_fast=PERCENT fast=PAGES hot=PAGES
+ *   t=SECONDS hot_fast=PERCENT fast=PAGES hot=PAGES rate=TOUCHES speed=PCT
  *
- * (fast: hot pages on node 0).  With UNTIL_PCT it stops as soon as
- * PERCENT reaches it.  Exits 0 at the end, 1 on error.
+ * (fast: hot pages on node 0; rate: hot pages touched in the last
+ * second).  A touch of a page on a slower tier costs RATIO times one on
+ * the top tier (slowtier.h; the default models CXL, 1.0 turns the model
+ * off), and speed is the last second's touches as a percentage of what
+ * they would have been with every touched page on the top tier: 100
+ * with the model off.  With UNTIL_PCT it stops as soon as hot_fast
+ * reaches it.  Exits 0 at the end, 1 on error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "slowtier.h"
+
 static long number(const char *s)
 {
 	char *end;
@@ -36,7 +44,7 @@ static long number(const char *s)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || v < 0) {
+	if (errno || *end || v < 0 || end == s) {
 		fprintf(stderr, "hotlast: bad number '%s'\n", s);
 		exit(2);
 	}
@@ -75,33 +83,74 @@ static long on_node0(char *p, long len, long page, void **pages, int *status)
 	return fast;
 }
 
+struct touch {
+	volatile char *h;	/* the reads of --lazyfree must happen */
+	long len, page, off;
+	int lazyfree;
+	const struct slowtier *st;
+	long slow;		/* touches of a slow page */
+};
+
+/* @n touches of the hot part, one per page, going round */
+static void touch(void *arg, long n)
+{
+	struct touch *t = arg;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		if (t->lazyfree)
+			(void)t->h[t->off];
+		else
+			t->h[t->off]++;
+		t->slow += slowtier_access(t->st, (char *)t->h + t->off);
+		t->off += t->page;
+		if (t->off >= t->len)
+			t->off = 0;
+	}
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "lazyfree", no_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
 	long page = sysconf(_SC_PAGESIZE), cold, hot, seconds, until = -1;
-	long n, off, fast;
+	long n, fast, touches = 0;
+	double ratio = SLOWTIER_RATIO;
 	time_t start, next, now;
+	struct slowtier st;
+	struct touch t = { .page = page };
 	void **pages;
-	int *status, lazyfree = 0;
-	volatile char *h;	/* the reads of --lazyfree must happen */
+	int *status, opt;
+	char *end;
 
-	if (argc > 1 && !strcmp(argv[1], "--lazyfree")) {
-		lazyfree = 1;
-		argv++;
-		argc--;
+	while ((opt = getopt_long(argc, argv, "r:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'l': t.lazyfree = 1; break;
+		case 'r':
+			ratio = strtod(optarg, &end);
+			if (*end || !(ratio >= 1.0 && ratio <= 100))
+				argc = 0;
+			break;
+		default: argc = 0;
+		}
 	}
-	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: hotlast [--lazyfree] COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]\n");
+	if (argc - optind != 3 && argc - optind != 4) {
+		fprintf(stderr, "usage: hotlast [--lazyfree] [-r RATIO >= 1] COLD_MIB HOT_MIB SECONDS [UNTIL_PCT]\n");
 		return 2;
 	}
-	cold = number(argv[1]) << 20;
-	hot = number(argv[2]) << 20;
-	seconds = number(argv[3]);
-	if (argc == 5)
-		until = number(argv[4]);
+	argv += optind;
+	cold = number(argv[0]) << 20;
+	hot = number(argv[1]) << 20;
+	seconds = number(argv[2]);
+	if (argc - optind == 4)
+		until = number(argv[3]);
 	if (cold)
 		map(cold, page);
-	h = map(hot, page);
-	if (lazyfree && madvise((char *)h, hot, MADV_FREE)) {
+	t.h = map(hot, page);
+	t.len = hot;
+	if (t.lazyfree && madvise((char *)t.h, hot, MADV_FREE)) {
 		perror("hotlast: madvise(MADV_FREE)");
 		return 1;
 	}
@@ -112,26 +161,29 @@ int main(int argc, char **argv)
 		perror("hotlast: calloc");
 		return 1;
 	}
+	slowtier_init(&st, ratio, (char *)t.h, n);
+	t.st = &st;
+	slowtier_calibrate(&st, touch, &t, n);
 
 	start = time(NULL);
 	next = start;
 	for (;;) {
 		now = time(NULL);
 		if (now >= next) {
-			fast = on_node0((char *)h, hot, page, pages, status);
-			printf("t=%ld hot_fast=%.1f fast=%ld hot=%ld\n",
-			       (long)(now - start), 100.0 * fast / n, fast, n);
+			fast = on_node0((char *)t.h, hot, page, pages, status);
+			printf("t=%ld hot_fast=%.1f fast=%ld hot=%ld rate=%ld speed=%.1f\n",
+			       (long)(now - start), 100.0 * fast / n, fast, n,
+			       touches, touches ? 100.0 * touches /
+			       (touches + t.slow * (ratio - 1.0)) : 100.0);
 			fflush(stdout);
 			if ((until >= 0 && fast * 100 >= until * n) ||
 			    now - start >= seconds)
 				return 0;
 			next = now + 1;
+			touches = t.slow = 0;
 		}
-		for (off = 0; off < hot; off += page) {
-			if (lazyfree)
-				(void)h[off];
-			else
-				h[off]++;
-		}
+		touch(&t, n);
+		touches += n;
+		slowtier_tick(&st);
 	}
 }

@@ -2,7 +2,7 @@
 /*
  * ptrchase: the fairness benchmark's job, after the cover letter's.
  *
- *   ptrchase SIZE_MIB HOT_PERCENT STEPS_MILLIONS
+ *   ptrchase [-r RATIO] [-n NODE] SIZE_MIB HOT_PERCENT STEPS_MILLIONS
  *
  * Faults in SIZE_MIB of anonymous memory, links one pointer per 4K page
  * into a random cycle over the first HOT_PERCENT of the pages (the hot
@@ -10,15 +10,28 @@
  * STEPS_MILLIONS million steps, touching the cold one once every 64
  * steps so it stays resident but cold.  Every step is a dependent load
  * on another page, so the job's speed depends on which tier its hot
- * pages sit on.  Prints "ptrchase: done in S.SSS s" (from the first
- * fault to the last step).
+ * pages sit on.  An access to a page on a slower tier costs RATIO times
+ * one to the top tier (slowtier.h; 1.0 turns the model off); -n binds
+ * the memory to NODE.  Prints
+ *
+ *   ptrchase: done in S.SSS s, N.N ns/step, SLOW% of steps slow
+ *
+ * (the time from the first fault to the last step; the steps' time and
+ * how many were on a slow page, by the model's view; 0 with the model
+ * off).
  */
+#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "slowtier.h"
+
+#define MPOL_BIND	2
 
 static double now(void)
 {
@@ -51,20 +64,69 @@ static void link_cycle(char *base, long page, long first, long n)
 	free(order);
 }
 
+struct chase {
+	char **p, **q;
+	const struct slowtier *st;
+	unsigned long long slow;	/* steps on a slow page */
+};
+
+/* @n steps of the hot cycle, and one of the cold every 64 */
+static void chase(void *arg, long n)
+{
+	struct chase *c = arg;
+	const struct slowtier *st = c->st;
+	char **p = c->p, **q = c->q;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		c->slow += slowtier_access(st, p);
+		p = (char **)*p;
+		if (!(i & 63)) {
+			slowtier_access(st, q);
+			q = (char **)*q;
+		}
+	}
+	c->p = p;
+	c->q = q;
+}
+
+static double number(const char *s, double max)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end || !(v >= 0 && v <= max)) {
+		fprintf(stderr, "ptrchase: bad number '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
 int main(int argc, char **argv)
 {
-	long page = sysconf(_SC_PAGESIZE), pages, hot, i;
-	unsigned long long steps;
-	char **p, **q, *base;
-	double start;
+	long page = sysconf(_SC_PAGESIZE), pages, hot, chunk = 1L << 16;
+	double start, steps_start, ratio = SLOWTIER_RATIO;
+	unsigned long long steps, done;
+	struct slowtier st;
+	struct chase c;
+	int opt, node = -1;
+	char *base;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: ptrchase SIZE_MIB HOT_PERCENT STEPS_MILLIONS\n");
+	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
+		switch (opt) {
+		case 'r': ratio = number(optarg, 100); break;
+		case 'n': node = number(optarg, 63); break;
+		default: argc = 0;
+		}
+	}
+	if (argc - optind != 3 || ratio < 1.0) {
+		fprintf(stderr, "usage: ptrchase [-r RATIO >= 1] [-n NODE] SIZE_MIB HOT_PERCENT STEPS_MILLIONS\n");
 		return 2;
 	}
-	pages = (atol(argv[1]) << 20) / page;
-	hot = pages * atol(argv[2]) / 100;
-	steps = strtoull(argv[3], NULL, 10) * 1000000ULL;
+	argv += optind;
+	pages = (atol(argv[0]) << 20) / page;
+	hot = pages * atol(argv[1]) / 100;
+	steps = strtoull(argv[2], NULL, 10) * 1000000ULL;
 	if (pages < 2 || hot < 1 || hot >= pages) {
 		fprintf(stderr, "ptrchase: bad size or hot percentage\n");
 		return 2;
@@ -78,18 +140,32 @@ int main(int argc, char **argv)
 	}
 	/* 4K pages, so placement and NUMA balancing work page by page */
 	madvise(base, pages * page, MADV_NOHUGEPAGE);
+	if (node >= 0) {
+		unsigned long mask = 1UL << node;
+
+		if (syscall(SYS_mbind, base, pages * page, MPOL_BIND, &mask,
+			    64, 0)) {
+			perror("ptrchase: mbind");
+			return 1;
+		}
+	}
 	srandom(getpid());
 	link_cycle(base, page, 0, hot);
 	link_cycle(base, page, hot, pages - hot);
 
-	p = (char **)base;
-	q = (char **)(base + hot * page);
-	for (i = 0; (unsigned long long)i < steps; i++) {
-		p = (char **)*p;
-		if (!(i & 63))
-			q = (char **)*q;
+	slowtier_init(&st, ratio, base, pages);
+	c = (struct chase){ .p = (char **)base,
+			    .q = (char **)(base + hot * page), .st = &st };
+	slowtier_calibrate(&st, chase, &c, 1L << 16);
+	c.slow = 0;
+	steps_start = now();
+	for (done = 0; done < steps; done += chunk) {
+		chase(&c, steps - done < (unsigned long long)chunk ?
+			  (long)(steps - done) : chunk);
+		slowtier_tick(&st);
 	}
-	printf("ptrchase: done in %.3f s (%p %p)\n", now() - start,
-	       (void *)p, (void *)q);
+	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f%% of steps slow (%p %p)\n",
+	       now() - start, (now() - steps_start) * 1e9 / steps,
+	       100.0 * c.slow / steps, (void *)c.p, (void *)c.q);
 	return 0;
 }

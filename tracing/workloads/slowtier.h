@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * slowtier.h: a modeled slow memory tier for the benchmark workloads.
+ *
+ * A guest whose tiers have the same latency makes every page on the slow
+ * tier free and every migration pure overhead.  The model puts the cost
+ * back in the workload: an access to a page on any tier but the top one
+ * is followed by a calibrated spin, so that it costs RATIO times an
+ * access to the top tier.  Where each page sits comes from
+ * /proc/self/pagemap (its PFN; needs CAP_SYS_ADMIN), the memory blocks
+ * under /sys/devices/system/node/ (the PFN's node) and
+ * /sys/devices/virtual/memory_tiering/ (the node's tier), refreshed
+ * SLOWTIER_REFRESH_MS apart so that the model follows migrations.
+ *
+ * Use: slowtier_init() once the region is faulted in, slowtier_calibrate()
+ * with a function that runs the workload's own accesses, then
+ * slowtier_access() after each access and slowtier_tick() now and then.
+ * A ratio of 1.0 turns the model off: every call returns at once.
+ */
+#ifndef SLOWTIER_H
+#define SLOWTIER_H
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * CXL-attached memory adds about 70-90 ns to a load from local DRAM,
+ * about twice its latency (Li et al., "Pond: CXL-Based Memory Pooling
+ * Systems for Cloud Platforms", ASPLOS 2023); four real CXL devices
+ * measured 140-410 ns (Liu et al., "Systematic CXL Memory
+ * Characterization and Performance Analysis at Scale", ASPLOS 2025).
+ * The default is the low end, the best case a CXL host sees.
+ */
+#define SLOWTIER_RATIO		2.0
+#define SLOWTIER_REFRESH_MS	250
+#define SLOWTIER_MAX_NODES	64
+
+struct slowtier {
+	double ratio;
+	char *base;
+	long pages, page;
+	int page_shift;
+	unsigned char *slow;		/* per page: on a slower tier */
+	unsigned char *block_slow;	/* per memory block, grown on demand */
+	long blocks, block_pages;
+	long spin;			/* spin iterations per slow access */
+	int pagemap;
+	double next_ms;
+	unsigned long long slow_pages;	/* at the last refresh */
+};
+
+static inline double slowtier_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static inline void slowtier_die(const char *what)
+{
+	fprintf(stderr, "slowtier: %s\n", what);
+	exit(1);
+}
+
+/* A sysfs file's first line, or NULL */
+static inline char *slowtier_read(const char *path, char *buf, int len)
+{
+	FILE *f = fopen(path, "r");
+	char *s;
+
+	if (!f)
+		return NULL;
+	s = fgets(buf, len, f);
+	fclose(f);
+	return s;
+}
+
+/*
+ * The nodes on a tier below the top one: the top tier is the memory_tier
+ * with the smallest id (the smallest abstract distance).  A node list is
+ * "0", "1-3" or "0,2".
+ */
+static inline void slowtier_nodes(unsigned char *slow)
+{
+	const char *dir = "/sys/devices/virtual/memory_tiering";
+	char path[512], buf[256], *s, *end;
+	int top = -1, id, n, m;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	memset(slow, 0, SLOWTIER_MAX_NODES);
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "memory_tier%d", &id) == 1 &&
+		    (top < 0 || id < top))
+			top = id;
+	rewinddir(d);
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "memory_tier%d", &id) != 1 || id == top)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/nodelist", dir, e->d_name);
+		if (!slowtier_read(path, buf, sizeof(buf)))
+			continue;
+		for (s = buf; *s >= '0' && *s <= '9'; s = end + (*end == ',')) {
+			n = m = strtol(s, &end, 10);
+			if (*end == '-')
+				m = strtol(end + 1, &end, 10);
+			for (; n <= m && n < SLOWTIER_MAX_NODES; n++)
+				slow[n] = 1;
+		}
+	}
+	closedir(d);
+}
+
+/* Which memory blocks are on a slow node, from the nodes' memoryN links */
+static inline void slowtier_blocks(struct slowtier *st)
+{
+	unsigned char slow[SLOWTIER_MAX_NODES];
+	char path[64];
+	struct dirent *e;
+	long b;
+	int n;
+	DIR *d;
+
+	slowtier_nodes(slow);
+	memset(st->block_slow, 0, st->blocks);
+	for (n = 0; n < SLOWTIER_MAX_NODES; n++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", n);
+		d = opendir(path);
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			if (sscanf(e->d_name, "memory%ld", &b) != 1 || b < 0)
+				continue;
+			if (b >= st->blocks) {	/* grows with hotplug */
+				st->block_slow = realloc(st->block_slow, b + 1);
+				if (!st->block_slow)
+					slowtier_die("out of memory");
+				memset(st->block_slow + st->blocks, 0,
+				       b + 1 - st->blocks);
+				st->blocks = b + 1;
+			}
+			st->block_slow[b] = slow[n];
+		}
+		closedir(d);
+	}
+}
+
+/* Where every page of the region sits now */
+static inline void slowtier_refresh(struct slowtier *st)
+{
+	enum { CHUNK = 4096 };
+	uint64_t pm[CHUNK], pfn;
+	long i, j, n, b, present = 0, zero = 0;
+
+	slowtier_blocks(st);
+	st->slow_pages = 0;
+	for (i = 0; i < st->pages; i += n) {
+		n = st->pages - i < CHUNK ? st->pages - i : CHUNK;
+		if (pread(st->pagemap, pm, n * sizeof(*pm),
+			  ((uintptr_t)st->base / st->page + i) * sizeof(*pm)) !=
+		    (ssize_t)(n * sizeof(*pm)))
+			slowtier_die("reading /proc/self/pagemap failed");
+		for (j = 0; j < n; j++) {
+			/* bit 63: present; bits 0-54: the PFN */
+			pfn = pm[j] & ((1ULL << 55) - 1);
+			b = pfn / st->block_pages;
+			present += pm[j] >> 63;
+			zero += (pm[j] >> 63) && !pfn;
+			st->slow[i + j] = (pm[j] >> 63) && b < st->blocks &&
+					  st->block_slow[b];
+			st->slow_pages += st->slow[i + j];
+		}
+	}
+	if (present && zero == present)
+		slowtier_die("/proc/self/pagemap shows no PFN: it needs CAP_SYS_ADMIN");
+	st->next_ms = slowtier_now_ms() + SLOWTIER_REFRESH_MS;
+}
+
+/* The model for [base, base + pages * page), faulted in */
+static inline void slowtier_init(struct slowtier *st, double ratio,
+				 char *base, long pages)
+{
+	char buf[64];
+
+	memset(st, 0, sizeof(*st));
+	st->ratio = ratio;
+	if (ratio == 1.0)
+		return;
+	st->base = base;
+	st->pages = pages;
+	st->page = sysconf(_SC_PAGESIZE);
+	st->page_shift = __builtin_ctzl(st->page);
+	if (!slowtier_read("/sys/devices/system/memory/block_size_bytes",
+			   buf, sizeof(buf)))
+		slowtier_die("no /sys/devices/system/memory/block_size_bytes");
+	st->block_pages = strtol(buf, NULL, 16) / st->page;
+	st->slow = calloc(pages, 1);
+	st->pagemap = open("/proc/self/pagemap", O_RDONLY);
+	if (!st->block_pages || !st->slow || st->pagemap < 0)
+		slowtier_die("cannot set up (block size, calloc or /proc/self/pagemap)");
+	slowtier_refresh(st);
+}
+
+static inline void slowtier_spin(long n)
+{
+	volatile long i;
+
+	for (i = 0; i < n; i++)
+		;
+}
+
+/*
+ * Calibrate the spin: @run(@arg, @n) performs @n of the workload's
+ * accesses; the time of one, with the model's bookkeeping but no spin,
+ * is what an access to the top tier costs.  The fastest of a few rounds,
+ * for the spin as for the access, so that an interruption skews neither.
+ */
+static inline void slowtier_calibrate(struct slowtier *st,
+				      void (*run)(void *arg, long n),
+				      void *arg, long n)
+{
+	double t, access_ns = 0, spin_ns = 0, ns;
+	long probe = 1L << 20;
+	int round;
+
+	if (st->ratio == 1.0)
+		return;
+	run(arg, n / 4);	/* warm up */
+	for (round = 0; round < 5; round++) {
+		t = slowtier_now_ms();
+		run(arg, n);
+		ns = (slowtier_now_ms() - t) * 1e6 / n;
+		access_ns = round && access_ns < ns ? access_ns : ns;
+		t = slowtier_now_ms();
+		slowtier_spin(probe);
+		ns = (slowtier_now_ms() - t) * 1e6 / probe;
+		spin_ns = round && spin_ns < ns ? spin_ns : ns;
+	}
+	st->spin = (long)((st->ratio - 1.0) * access_ns / spin_ns + 0.5);
+	fprintf(stderr, "slowtier: ratio %.2f: an access %.1f ns, spin %ld x %.2f ns on a slow page; %llu of %ld pages slow\n",
+		st->ratio, access_ns, st->spin, spin_ns, st->slow_pages,
+		st->pages);
+}
+
+/* After an access to @addr, in the region: whether it was to a slow page */
+static inline int slowtier_access(const struct slowtier *st, const void *addr)
+{
+	/* The slow[] lookup is part of what calibration measures */
+	if (!st->slow ||
+	    !st->slow[((const char *)addr - st->base) >> st->page_shift])
+		return 0;
+	slowtier_spin(st->spin);
+	return 1;
+}
+
+/* Now and then: refresh where the pages are once the period is over */
+static inline void slowtier_tick(struct slowtier *st)
+{
+	if (st->ratio != 1.0 && slowtier_now_ms() >= st->next_ms)
+		slowtier_refresh(st);
+}
+
+#endif
