@@ -1,0 +1,26 @@
+#!/bin/bash
+# Shared by every "make bench" section (scripts/bench/*.sh): progress,
+# statistics and the kernels the sections boot.  Sourced by scripts/bench.sh.
+
+# Progress goes to standard error, figures to standard output
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# median: of the numbers on standard input, one a line
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The kernels the cost and hotplug sections boot, by configuration:
+# unpatched, or patched without the parameter (off), with it (on), with
+# it and the events (events); -deep and -3tier are layouts of cost's
+cost_kernel() { if [ "${1%%-*}" = unpatched ]; then echo build/unpatched/bzImage; else echo build/bzImage; fi; }
+cost_args() {
+	local args
+	case ${1%%-*} in
+	unpatched|off) args="" ;;
+	on) args="cgroup.memory=tiered_limits" ;;
+	events) args="cgroup.memory=tiered_limits cost.events=1" ;;
+	esac
+	case $1 in *-deep) args="$args cost.depth=4" ;; esac
+	echo "$args"
+}
