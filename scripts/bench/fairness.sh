@@ -2,7 +2,11 @@
 # "make bench", fairness: the cover letter's experiment at guest scale
 # (tracing/scenarios/fairness): N staggered pointer-chasing cgroups
 # booted without and with tiered limits, TRIALS each (BENCH_TRIALS,
-# default 3; BENCH_JOBS, default 6)
+# default 3; BENCH_JOBS, default 6), in two shapes (BENCH_FAIRNESS_HOT,
+# default "50 100": the cover letter's 50% hot, the headline, and all
+# hot), the jobs paying for the slow tier by ptrchase's model
+# (BENCH_RATIO, default ptrchase's 2; 1 turns it off).  Prints per shape
+# the usage per tier, the completion times and the throughputs.
 #
 # Sourced by scripts/bench.sh, which has read scripts/bench/lib.sh.
 
@@ -10,88 +14,71 @@
 fairness_minutes() {
 	# BENCH_REUSE=1: the samples are only re-read
 	[ "${BENCH_REUSE:-0}" = 1 ] ||
-		minutes=$((minutes + ${BENCH_TRIALS:-3} * 2 * 4))
+		minutes=$((minutes + ${BENCH_TRIALS:-3} * 2 * 4 *
+			$(wc -w <<<"${BENCH_FAIRNESS_HOT:-50 100}")))
 }
 
 # fairness_run DIR: "FAST_MIN FAST_MAX SLOW_MIN SLOW_MAX JCT_MIN JCT_MEAN
-# JCT_MAX" (MiB, seconds) of one boot: each cgroup's mean anon memory per
-# node over its own run while its working set was resident (samples
-# within 90% of its peak total, so neither the fill nor the exit counts),
-# and the jobs' completion times.  Not the window in which all jobs ran:
-# under TCG one job's run time varies fourfold between boots, and a job
-# that ends early shrinks that window to a sample or two.
+# JCT_MAX TP_MIN TP_MAX TP_LATE TP_TOTAL" (MiB, seconds, million steps a
+# second) of one boot: each cgroup's mean anon memory per node over its
+# own run while its working set was resident (samples within 90% of its
+# peak total, so neither the fill nor the exit counts), the jobs'
+# completion times, and their throughputs (steps a second, from
+# ptrchase's ns per step): the slowest, the fastest, the last job
+# started's and the sum.  Not the window in which all jobs ran: under
+# TCG one job's run time varies fourfold between boots, and a job that
+# ends early shrinks that window to a sample or two.
 fairness_run() {
 	awk 'FNR == 1 { f++ }
-	f == 1 { s[$1] = $2; e[$1] = $3; next }
+	f == 1 { s[$1] = $2; e[$1] = $3; tp[$1] = $4 > 0 ? 1e3 / $4 : 0
+		 if (late == "" || $2 > s[late]) late = $1; next }
 	!($2 in s) || $1 < s[$2] || $1 > e[$2] { next }
 	f == 2 { if ($3 + $4 > peak[$2]) peak[$2] = $3 + $4; next }
 	$3 + $4 >= 0.9 * peak[$2] { n0[$2] += $3; n1[$2] += $4; c[$2]++ }
 	END {
-		fmin = smin = jmin = 1e30; fmax = smax = jmax = 0
+		fmin = smin = jmin = tmin = 1e30; fmax = smax = jmax = tmax = 0
 		for (cg in s) {
 			if (!c[cg]) { print "no samples for " cg > "/dev/stderr"; exit 1 }
+			if (!tp[cg]) { print "no ns/step for " cg > "/dev/stderr"; exit 1 }
 			a = n0[cg] / c[cg] / 1048576; b = n1[cg] / c[cg] / 1048576
-			d = e[cg] - s[cg]; jsum += d; n++
+			d = e[cg] - s[cg]; jsum += d; n++; tsum += tp[cg]
 			if (a < fmin) fmin = a; if (a > fmax) fmax = a
 			if (b < smin) smin = b; if (b > smax) smax = b
 			if (d < jmin) jmin = d; if (d > jmax) jmax = d
+			if (tp[cg] < tmin) tmin = tp[cg]; if (tp[cg] > tmax) tmax = tp[cg]
 		}
-		printf "%.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", fmin, fmax, smin, smax,
-			jmin, jsum / n, jmax
+		printf "%.1f %.1f %.1f %.1f %.1f %.1f %.1f %.3f %.3f %.3f %.3f\n",
+			fmin, fmax, smin, smax, jmin, jsum / n, jmax,
+			tmin, tmax, tp[late], tsum
 	}' "$1/fairness.jobs" "$1/fairness.samples" "$1/fairness.samples"
 }
 
-fairness() {
-	local trials=${BENCH_TRIALS:-3} jobs=${BENCH_JOBS:-6} t mode args dir
-	if [ "${BENCH_REUSE:-0}" = 1 ]; then
-		say "fairness: re-reading the samples of $trials trials x 2 modes in $out"
-	else
-		say "fairness: $trials trials x 2 modes, $jobs jobs each (about 4 minutes a boot under TCG)"
-	fi
-	for t in $(seq 1 "$trials"); do
-		for mode in off on; do
-			args="bench.jobs=$jobs"
-			[ $mode = off ] || args="$args cgroup.memory=tiered_limits"
-			# The first trial of each mode is recorded for the analyzer
-			[ "$t" -gt 1 ] || args="$args bench.record=1"
-			dir=$out/fairness-$mode-$t
-			rm -f $dir/figures
-			if [ "${BENCH_REUSE:-0}" = 1 ]; then
-				[ ! -s $dir/fairness.samples ] || fairness_run $dir >$dir/figures
-				continue
-			fi
-			say "fairness: trial $t, feature $mode"
-			# A trial that does not finish is reported, not fatal
-			if ./run-qemu.sh --quiet --scenario fairness --out $dir \
-				--timeout 900 --append "$args" >&2; then
-				fairness_run $dir >$dir/figures
-			else
-				say "fairness: trial $t, feature $mode failed ($dir/console.log)"
-			fi
-		done
-	done
+# fairness_tables HOT TRIALS: the tables of one shape, from the trials'
+# figures (fairness_run) in $out/fairness-hHOT-MODE-T
+fairness_tables() {
+	local hot=$1 trials=$2 mode
 	echo
-	echo "## Fairness: the cover letter's experiment in the guest"
+	echo "### ${hot}% hot"
 	echo
-	sed -n 's/^fairness: //p' $out/fairness-on-1/console.log | head -n 1
-	echo "Demotion on, numa_balancing=2, $trials trials per mode; usage is each"
-	echo "cgroup's mean anon memory per node from memory.numa_stat (sampled once"
-	echo "a second) over its own run while its working set was resident (within"
-	echo "90% of its peak), then min and max over the cgroups, averaged over the"
-	echo "trials.  Cover letter: 12 x 80G on 750G DRAM + 250G CXL, 8 trials, in GB."
+	sed -n 's/^fairness: //p' $out/fairness-h$hot-on-1/console.log | head -n 1
 	for mode in off on; do
 		echo "Trials that finished, feature $mode:" \
-			"$(cat $out/fairness-$mode-*/figures 2>/dev/null | wc -l) of $trials;" \
+			"$(cat $out/fairness-h$hot-$mode-*/figures 2>/dev/null | wc -l) of $trials;" \
 			"fast and slow max/min per trial:" \
-			"$(cat $out/fairness-$mode-*/figures 2>/dev/null | awk '{
+			"$(cat $out/fairness-h$hot-$mode-*/figures 2>/dev/null | awk '{
 				printf "%s%.2fx/%.2fx", (NR > 1 ? ", " : ""), ($1 > 0 ? $2 / $1 : 0), ($3 > 0 ? $4 / $3 : 0) }')."
 	done
+	# Per mode, the mean over the trials of each figure, and of each
+	# trial's slowest/fastest throughput (column 12)
 	for mode in off on; do
-		cat $out/fairness-$mode-*/figures 2>/dev/null |
-			awk -v m=$mode '{ for (i = 1; i <= 7; i++) v[i] += $i; n++ }
-			END { printf "%s", m; for (i = 1; i <= 7; i++) printf " %.2f", v[i] / n; print "" }'
+		cat $out/fairness-h$hot-$mode-*/figures 2>/dev/null |
+			awk -v m=$mode '{ $12 = $9 > 0 ? $8 / $9 : 0
+				for (i = 1; i <= 12; i++) v[i] += $i; n++ }
+			END { printf "%s", m
+				for (i = 1; i <= 12; i++) printf (i < 8 ? " %.2f" : " %.4f"), n ? v[i] / n : 0
+				print "" }'
 	done | awk '
-	{ for (i = 2; i <= 8; i++) v[$1, i - 1] = $i }
+	{ for (i = 2; i <= 13; i++) v[$1, i - 1] = $i }
 	function row(name, a, b, cl) { printf "| %-9s | %8s | %8s | %-22s |\n", name, a, b, cl }
 	function ratio(m, lo, hi) { return v[m, lo] > 0 ? sprintf("%.2fx", v[m, hi] / v[m, lo]) : "-" }
 	function pct(a, b) { return a > 0 ? sprintf("%+.1f%%", 100 * (b / a - 1)) : "-" }
@@ -114,7 +101,7 @@ fairness() {
 		usage("Mean slow-tier (node 1) usage per cgroup, MiB", 3,
 		      "3.05 -> 13.98|21.65 -> 14.87|7.10x -> 1.06x")
 		print ""
-		print "Job completion time, s (emulated tiers have equal latency)"
+		print "Job completion time, s (the slow tier modeled in the jobs)"
 		print ""
 		printf "| %-9s | %8s | %8s | %7s | %-22s |\n", "", "Untiered", "Tiered", "Delta", "cover letter"
 		printf "| %-9s | %8s | %8s | %7s | %-22s |\n", "---", "---:", "---:", "---:", "---"
@@ -128,13 +115,82 @@ fairness() {
 		printf "| %-9s | %8.1f | %8.1f | %7s | %-22s |\n", "max - min", a, b,
 			pct(a, b), "54.9 -> 26.1"
 		print ""
+		print "Throughput, million steps a second per job (from each job'"'"'s ns per step)"
+		print ""
+		printf "| %-16s | %8s | %8s | %7s | %-22s |\n", "", "Untiered", "Tiered", "Delta", "2026 RFC"
+		printf "| %-16s | %8s | %8s | %7s | %-22s |\n", "---", "---:", "---:", "---:", "---"
+		printf "| %-16s | %8.3f | %8.3f | %7s | %-22s |\n", "slowest", v["off", 8], v["on", 8], pct(v["off", 8], v["on", 8]), ""
+		printf "| %-16s | %8.3f | %8.3f | %7s | %-22s |\n", "fastest", v["off", 9], v["on", 9], pct(v["off", 9], v["on", 9]), ""
+		printf "| %-16s | %8.2f | %8.2f | %7s | %-22s |\n", "slowest/fastest", v["off", 12], v["on", 12], "", "0.54 -> 0.92"
+		printf "| %-16s | %8.3f | %8.3f | %7s | %-22s |\n", "last job started", v["off", 10], v["on", 10], pct(v["off", 10], v["on", 10]), "12.3 -> 17.0 Mops/s"
+		printf "| %-16s | %8.3f | %8.3f | %7s | %-22s |\n", "total", v["off", 11], v["on", 11],
+			(v["off", 11] > 0 ? sprintf("%.2fx", v["on", 11] / v["off", 11]) : "-"), "0.77-0.85x"
+		print ""
+		printf "Targets, tiered against untiered: completion max - min <= -60%% (%s), mean <= +3%% (%s);\n",
+			pct(a, b), pct(v["off", 6], v["on", 6])
+		printf "slowest/fastest >= 0.95 (%.2f); total throughput >= 0.97x (%s).\n", v["on", 12],
+			(v["off", 11] > 0 ? sprintf("%.2fx", v["on", 11] / v["off", 11]) : "-")
+		print ""
 		printf "Targets: tiered max/min <= 1.05x fast (%s), <= 1.10x slow (%s);\n",
 			ratio("on", 1, 2), ratio("on", 3, 4)
 		printf "untiered must show the imbalance (fast %s, slow %s).\n",
 			ratio("off", 1, 2), ratio("off", 3, 4)
 	}'
+}
+
+fairness() {
+	local trials=${BENCH_TRIALS:-3} jobs=${BENCH_JOBS:-6} shapes=${BENCH_FAIRNESS_HOT:-50 100}
+	local hot t mode args dir
+	if [ "${BENCH_REUSE:-0}" = 1 ]; then
+		say "fairness: re-reading the samples of $trials trials x 2 modes x shapes $shapes in $out"
+	else
+		say "fairness: $trials trials x 2 modes x shapes $shapes, $jobs jobs each (about 4 minutes a boot under TCG)"
+	fi
+	for hot in $shapes; do
+		for t in $(seq 1 "$trials"); do
+			for mode in off on; do
+				args="bench.jobs=$jobs bench.hot=$hot${BENCH_RATIO:+ bench.ratio=$BENCH_RATIO}"
+				[ $mode = off ] || args="$args cgroup.memory=tiered_limits"
+				# The headline shape's first trial of each mode is
+				# recorded for the analyzer
+				[ "$t" -gt 1 ] || [ "$hot" != "${shapes%% *}" ] ||
+					args="$args bench.record=1"
+				dir=$out/fairness-h$hot-$mode-$t
+				rm -f $dir/figures
+				if [ "${BENCH_REUSE:-0}" = 1 ]; then
+					[ ! -s $dir/fairness.samples ] || fairness_run $dir >$dir/figures
+					continue
+				fi
+				say "fairness: ${hot}% hot, trial $t, feature $mode"
+				# A trial that does not finish is reported, not fatal
+				if ./run-qemu.sh --quiet --scenario fairness --out $dir \
+					--timeout 900 --append "$args" >&2; then
+					fairness_run $dir >$dir/figures
+				else
+					say "fairness: ${hot}% hot, trial $t, feature $mode failed ($dir/console.log)"
+				fi
+			done
+		done
+	done
+	echo
+	echo "## Fairness: the cover letter's experiment in the guest"
+	echo
+	echo "Demotion on, numa_balancing=2, $trials trials per mode; usage is each"
+	echo "cgroup's mean anon memory per node from memory.numa_stat (sampled once"
+	echo "a second) over its own run while its working set was resident (within"
+	echo "90% of its peak), then min and max over the cgroups, averaged over the"
+	echo "trials.  Cover letter: 12 x 80G on 750G DRAM + 250G CXL, 8 trials, in GB."
+	echo "The guest's tiers have the same latency; the jobs pay for the slow tier"
+	echo "by ptrchase's model (tracing/workloads/slowtier.h): a step on a page"
+	echo "below the top tier costs the ratio the header names times one above."
+	echo "2026 RFC: \"mm/memcontrol: Make memcg limits tier-aware\", v2; its three"
+	echo "early hogs' victim, and its table's slowest over fastest job."
+	for hot in $shapes; do
+		fairness_tables "$hot" "$trials"
+	done
+	hot=${shapes%% *}
 	for mode in off on; do
-		dir=$out/fairness-$mode-1
+		dir=$out/fairness-h$hot-$mode-1
 		[ -s $dir/trace.dat ] || continue
 		echo
 		echo "Recorded trial, feature $mode: \`memcg-tier-report churn $dir/trace.dat\`"

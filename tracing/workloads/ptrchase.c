@@ -8,13 +8,14 @@
  * into a random cycle over the first HOT_PERCENT of the pages (the hot
  * set) and a second over the rest, then follows the hot cycle for
  * STEPS_MILLIONS million steps, touching the cold one once every 64
- * steps so it stays resident but cold.  Every step is a dependent load
+ * steps so it stays resident but cold (at 100% every page is hot, and
+ * that second walk goes round the hot cycle too).  Every step is a dependent load
  * on another page, so the job's speed depends on which tier its hot
  * pages sit on.  An access to a page on a slower tier costs RATIO times
  * one to the top tier (slowtier.h; 1.0 turns the model off); -n binds
  * the memory to NODE.  Prints
  *
- *   ptrchase: done in S.SSS s, N.N ns/step, SLOW% of steps slow
+ *   ptrchase: done in S.SSS s, N.N ns/step, SLOW% of steps slow, ratio R
  *
  * (the time from the first fault to the last step; the steps' time and
  * how many were on a slow page, by the model's view; 0 with the model
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
 	pages = (atol(argv[0]) << 20) / page;
 	hot = pages * atol(argv[1]) / 100;
 	steps = strtoull(argv[2], NULL, 10) * 1000000ULL;
-	if (pages < 2 || hot < 1 || hot >= pages) {
+	if (pages < 2 || hot < 1 || hot > pages) {
 		fprintf(stderr, "ptrchase: bad size or hot percentage\n");
 		return 2;
 	}
@@ -151,11 +152,13 @@ int main(int argc, char **argv)
 	}
 	srandom(getpid());
 	link_cycle(base, page, 0, hot);
-	link_cycle(base, page, hot, pages - hot);
+	if (hot < pages)
+		link_cycle(base, page, hot, pages - hot);
 
 	slowtier_init(&st, ratio, base, pages);
 	c = (struct chase){ .p = (char **)base,
-			    .q = (char **)(base + hot * page), .st = &st };
+			    .q = (char **)(base + (hot < pages ? hot : 0) * page),
+			    .st = &st };
 	slowtier_calibrate(&st, chase, &c, 1L << 16);
 	c.slow = 0;
 	steps_start = now();
@@ -164,8 +167,8 @@ int main(int argc, char **argv)
 			  (long)(steps - done) : chunk);
 		slowtier_tick(&st);
 	}
-	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f%% of steps slow (%p %p)\n",
+	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f%% of steps slow, ratio %.2f (%p %p)\n",
 	       now() - start, (now() - steps_start) * 1e9 / steps,
-	       100.0 * c.slow / steps, (void *)c.p, (void *)c.q);
+	       100.0 * c.slow / steps, ratio, (void *)c.p, (void *)c.q);
 	return 0;
 }
