@@ -12,7 +12,8 @@ median() {
 
 # The kernels the cost and hotplug sections boot, by configuration:
 # unpatched, or patched without the parameter (off), with it (on), with
-# it and the events (events); -deep and -3tier are layouts of cost's
+# it and the events (events); -deep, -3tier and -full are layouts of
+# cost's
 cost_kernel() { if [ "${1%%-*}" = unpatched ]; then echo build/unpatched/bzImage; else echo build/bzImage; fi; }
 cost_args() {
 	local args
@@ -21,6 +22,9 @@ cost_args() {
 	on) args="cgroup.memory=tiered_limits" ;;
 	events) args="cgroup.memory=tiered_limits cost.events=1" ;;
 	esac
-	case $1 in *-deep) args="$args cost.depth=4" ;; esac
+	case $1 in
+	*-deep) args="$args cost.depth=4" ;;
+	*-full) args="$args cost.full=1" ;;
+	esac
 	echo "$args"
 }

@@ -2,7 +2,7 @@
 /*
  * faultin: fault-in throughput of private anonymous memory.
  *
- *   faultin SIZE_MIB REPS
+ *   faultin [-h HOLD_MIB] SIZE_MIB REPS
  *
  * Each repetition maps SIZE_MIB, writes one byte per page (one page fault
  * and one memcg charge per page with THP off) and unmaps it.  Only the
@@ -10,6 +10,9 @@
  * not of mmap or of the uncharge at munmap.  One untimed repetition comes
  * first so that page tables and per-cpu caches are warm.  Prints one line
  * per timed repetition, "MIB_PER_SECOND", for the caller to summarise.
+ * With -h it first faults in HOLD_MIB that it keeps until it exits: a
+ * cgroup's fast-tier share filled, so that every timed fault is placed
+ * where the tiers' limits send it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -63,15 +66,35 @@ static double one_rep(size_t len, long page)
 int main(int argc, char **argv)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	long mib, reps, i;
+	long mib, reps, i, hold = 0;
+	volatile char *held;
+	size_t off;
 	double s;
+	int opt;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: faultin SIZE_MIB REPS\n");
+	while ((opt = getopt(argc, argv, "h:")) != -1) {
+		if (opt != 'h')
+			argc = 0;
+		else
+			hold = parse(optarg, "size to hold");
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "usage: faultin [-h HOLD_MIB] SIZE_MIB REPS\n");
 		return 2;
 	}
-	mib = parse(argv[1], "size");
-	reps = parse(argv[2], "repetition count");
+	mib = parse(argv[optind], "size");
+	reps = parse(argv[optind + 1], "repetition count");
+	if (hold) {
+		held = mmap(NULL, (size_t)hold << 20, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (held == MAP_FAILED) {
+			fprintf(stderr, "faultin: mmap %ld MiB: %s\n", hold,
+				strerror(errno));
+			return 1;
+		}
+		for (off = 0; off < (size_t)hold << 20; off += page)
+			held[off] = 1;
+	}
 
 	for (i = 0; i <= reps; i++) {
 		s = one_rep((size_t)mib << 20, page);
