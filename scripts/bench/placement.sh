@@ -16,7 +16,9 @@ placement_minutes() {
 
 # placement_figures DIR: from one placement boot, in order: per job the
 # seconds from its start until 95% of its hot set was on the fast tier
-# ("-" if never) and its last hot_fast; the worst and the median fast-tier
+# ("-" if never), its last hot_fast, and the seconds until its speed
+# under the slow-tier model (hotlast's speed=) reached 95% of its speed
+# with every touched page on the fast tier; the worst and the median fast-tier
 # max/min across jobs over the samples in which every job had its working
 # set resident; the pages migrated across tiers (from the capture) in the
 # last 30 s before the first job ended, as a share of all working sets
@@ -24,10 +26,13 @@ placement_figures() {
 	local dir=$1 job end first_end ws_pages
 	echo "### hot set on the fast tier, per job (seconds from its start)"
 	for job in $(cut -d' ' -f1 $dir/placement.jobs); do
-		awk -v j=$job '{ sub("t=", "", $1); sub("hot_fast=", "", $2); sub("hot=", "", $4) }
+		awk -v j=$job '{ sub("t=", "", $1); sub("hot_fast=", "", $2); sub("hot=", "", $4)
+				 sub("speed=", "", $6) }
 			$2 + 0 >= 95 && t95 == "" { t95 = $1 }
+			$1 > 0 && $6 + 0 >= 95 && s95 == "" { s95 = $1 }
 			{ last = $2; n = $4 }
-			END { printf "%s: 95%% after %s s, last %s%% of %s pages\n", j, t95 == "" ? "-" : t95, last, n }' \
+			END { printf "%s: 95%% after %s s, last %s%% of %s pages; 95%% of its unmodeled speed after %s s\n",
+				j, t95 == "" ? "-" : t95, last, n, s95 == "" ? "-" : s95 }' \
 			$dir/placement-$job.out
 	done
 	# every 10 s of each job's own time
@@ -120,6 +125,9 @@ placement() {
 	echo "numa_balancing=2.  Targets with the parameter: every job 95% hot-on-fast"
 	echo "within 60 s of its start; fast-tier max/min across jobs at most 1.05x;"
 	echo "migrations in the last 30 s under 1% of the working sets; no ping-pong."
+	echo "The jobs pay for the slow tier by hotlast's model (slowtier.h, the ratio"
+	echo "in the line above): a job's speed is its touches against what they would"
+	echo "be with every touched page on the fast tier."
 	for mode in off on; do
 		echo
 		echo "Feature $mode:"
