@@ -123,22 +123,29 @@ static inline void slowtier_nodes(unsigned char *slow)
 /* Which memory blocks are on a slow node, from the nodes' memoryN links */
 static inline void slowtier_blocks(struct slowtier *st)
 {
+	const char *nodes = "/sys/devices/system/node";
 	unsigned char slow[SLOWTIER_MAX_NODES];
-	char path[64];
-	struct dirent *e;
+	struct dirent *e, *m;
+	char path[300];
+	DIR *d, *nd;
 	long b;
 	int n;
-	DIR *d;
 
 	slowtier_nodes(slow);
 	memset(st->block_slow, 0, st->blocks);
-	for (n = 0; n < SLOWTIER_MAX_NODES; n++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", n);
-		d = opendir(path);
-		if (!d)
+	d = opendir(nodes);
+	if (!d)
+		slowtier_die("no /sys/devices/system/node");
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "node%d", &n) != 1 || n < 0 ||
+		    n >= SLOWTIER_MAX_NODES)
 			continue;
-		while ((e = readdir(d))) {
-			if (sscanf(e->d_name, "memory%ld", &b) != 1 || b < 0)
+		snprintf(path, sizeof(path), "%s/%s", nodes, e->d_name);
+		nd = opendir(path);
+		if (!nd)
+			continue;
+		while ((m = readdir(nd))) {
+			if (sscanf(m->d_name, "memory%ld", &b) != 1 || b < 0)
 				continue;
 			if (b >= st->blocks) {	/* grows with hotplug */
 				st->block_slow = realloc(st->block_slow, b + 1);
@@ -150,8 +157,9 @@ static inline void slowtier_blocks(struct slowtier *st)
 			}
 			st->block_slow[b] = slow[n];
 		}
-		closedir(d);
+		closedir(nd);
 	}
+	closedir(d);
 }
 
 /* Where every page of the region sits now */
