@@ -51,7 +51,7 @@ $(PERF):
 $(GUEST)/bin/%: tracing/workloads/%.c tracing/workloads/slowtier.h
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
-$(GUEST)/tests/%: tests/guest/%.c
+$(GUEST)/tests/%: tests/guest/%.c tracing/workloads/slowtier.h
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 

@@ -19,9 +19,9 @@
  * (fast: hot pages on node 0; rate: hot pages touched in the last
  * second).  A touch of a page on a slower tier costs RATIO times one on
  * the top tier (slowtier.h; the default models CXL, 1.0 turns the model
- * off), and speed is the last second's touches as a percentage of what
- * they would have been with every touched page on the top tier: 100
- * with the model off.  With UNTIL_PCT it stops as soon as hot_fast
+ * off), and speed is the last second's touches as a share of those and
+ * the touches the model added: what they would have been with every
+ * touched page on the top tier; 100 with the model off.  With UNTIL_PCT it stops as soon as hot_fast
  * reaches it.  Exits 0 at the end, 1 on error.
  */
 #define _GNU_SOURCE
@@ -85,27 +85,35 @@ static long on_node0(char *p, long len, long page, void **pages, int *status)
 
 struct touch {
 	volatile char *h;	/* the reads of --lazyfree must happen */
-	long len, page, off;
+	long len, page, off, extra;	/* extra: the model's touches' cursor */
 	int lazyfree;
-	const struct slowtier *st;
-	long slow;		/* touches of a slow page */
+	struct slowtier *st;
 };
 
-/* @n touches of the hot part, one per page, going round */
-static void touch(void *arg, long n)
+static void touch_one(struct touch *t, long off)
 {
-	struct touch *t = arg;
-	long i;
+	if (t->lazyfree)
+		(void)t->h[off];
+	else
+		t->h[off]++;
+}
 
-	for (i = 0; i < n; i++) {
-		if (t->lazyfree)
-			(void)t->h[t->off];
-		else
-			t->h[t->off]++;
-		t->slow += slowtier_access(t->st, (char *)t->h + t->off);
-		t->off += t->page;
-		if (t->off >= t->len)
-			t->off = 0;
+/*
+ * One touch of every page of the hot part; what a touch of a slow page
+ * owes the model is paid in touches of the hot part's pages from a
+ * cursor of its own, which cost what a touch costs
+ */
+static void touch_all(struct touch *t)
+{
+	long off, owed;
+
+	for (off = 0; off < t->len; off += t->page) {
+		touch_one(t, off);
+		for (owed = slowtier_access(t->st, (char *)t->h + off);
+		     owed > 0; owed--) {
+			touch_one(t, t->extra);
+			t->extra = (t->extra + t->page) % t->len;
+		}
 	}
 }
 
@@ -117,6 +125,7 @@ int main(int argc, char **argv)
 	};
 	long page = sysconf(_SC_PAGESIZE), cold, hot, seconds, until = -1;
 	long n, fast, touches = 0;
+	unsigned long long owed = 0;	/* the model's touches, at the last line */
 	double ratio = SLOWTIER_RATIO;
 	time_t start, next, now;
 	struct slowtier st;
@@ -163,7 +172,6 @@ int main(int argc, char **argv)
 	}
 	slowtier_init(&st, ratio, (char *)t.h, n);
 	t.st = &st;
-	slowtier_calibrate(&st, touch, &t, n);
 
 	start = time(NULL);
 	next = start;
@@ -174,15 +182,16 @@ int main(int argc, char **argv)
 			printf("t=%ld hot_fast=%.1f fast=%ld hot=%ld rate=%ld speed=%.1f\n",
 			       (long)(now - start), 100.0 * fast / n, fast, n,
 			       touches, touches ? 100.0 * touches /
-			       (touches + t.slow * (ratio - 1.0)) : 100.0);
+			       (touches + st.owed - owed) : 100.0);
 			fflush(stdout);
 			if ((until >= 0 && fast * 100 >= until * n) ||
 			    now - start >= seconds)
 				return 0;
 			next = now + 1;
-			touches = t.slow = 0;
+			touches = 0;
+			owed = st.owed;
 		}
-		touch(&t, n);
+		touch_all(&t);
 		touches += n;
 		slowtier_tick(&st);
 	}

@@ -5,17 +5,25 @@
  * A guest whose tiers have the same latency makes every page on the slow
  * tier free and every migration pure overhead.  The model puts the cost
  * back in the workload: an access to a page on any tier but the top one
- * is followed by a calibrated spin, so that it costs RATIO times an
- * access to the top tier.  Where each page sits comes from
- * /proc/self/pagemap (its PFN; needs CAP_SYS_ADMIN), the memory blocks
- * under /sys/devices/system/node/ (the PFN's node) and
- * /sys/devices/virtual/memory_tiering/ (the node's tier), refreshed
- * SLOWTIER_REFRESH_MS apart so that the model follows migrations.
+ * owes RATIO - 1 more accesses of the workload's own kind, which the
+ * workload makes to its own pages without the model (a second walker),
+ * so that it costs RATIO times an access to the top tier.  The extra
+ * accesses are a busy wait calibrated by what they are: they cost what
+ * the workload's accesses cost at that moment, so the ratio holds where
+ * a spin calibrated at start would drift (under TCG a spin loop's speed
+ * varied 2.5x within one guest, and a busy host moves both apart).  A
+ * fractional part carries over from one slow access to the next.
  *
- * Use: slowtier_init() once the region is faulted in, slowtier_calibrate()
- * with a function that runs the workload's own accesses, then
- * slowtier_access() after each access and slowtier_tick() now and then.
- * A ratio of 1.0 turns the model off: every call returns at once.
+ * Where each page sits comes from /proc/self/pagemap (its PFN; needs
+ * CAP_SYS_ADMIN), the memory blocks under /sys/devices/system/node/ (the
+ * PFN's node) and /sys/devices/virtual/memory_tiering/ (the node's tier),
+ * refreshed SLOWTIER_REFRESH_MS apart so that the model follows
+ * migrations.
+ *
+ * Use: slowtier_init() once the region is faulted in, then after each
+ * access make slowtier_access() more of them, and call slowtier_tick()
+ * now and then.  A ratio of 1.0 turns the model off: every call returns
+ * at once.
  */
 #ifndef SLOWTIER_H
 #define SLOWTIER_H
@@ -49,10 +57,10 @@ struct slowtier {
 	unsigned char *slow;		/* per page: on a slower tier */
 	unsigned char *block_slow;	/* per memory block, grown on demand */
 	long blocks, block_pages;
-	long spin;			/* spin iterations per slow access */
 	int pagemap;
-	double next_ms;
+	double next_ms, credit;
 	unsigned long long slow_pages;	/* at the last refresh */
+	unsigned long long slow_accesses, owed;
 };
 
 static inline double slowtier_now_ms(void)
@@ -216,58 +224,27 @@ static inline void slowtier_init(struct slowtier *st, double ratio,
 	if (!st->block_pages || !st->slow || st->pagemap < 0)
 		slowtier_die("cannot set up (block size, calloc or /proc/self/pagemap)");
 	slowtier_refresh(st);
-}
-
-static inline void slowtier_spin(long n)
-{
-	volatile long i;
-
-	for (i = 0; i < n; i++)
-		;
+	fprintf(stderr, "slowtier: ratio %.2f: %llu of %ld pages on a slower tier\n",
+		ratio, st->slow_pages, pages);
 }
 
 /*
- * Calibrate the spin: @run(@arg, @n) performs @n of the workload's
- * accesses; the time of one, with the model's bookkeeping but no spin,
- * is what an access to the top tier costs.  The fastest of a few rounds,
- * for the spin as for the access, so that an interruption skews neither.
+ * After an access to @addr, in the region: how many more accesses the
+ * workload owes the model, 0 unless the page is on a slower tier
  */
-static inline void slowtier_calibrate(struct slowtier *st,
-				      void (*run)(void *arg, long n),
-				      void *arg, long n)
+static inline long slowtier_access(struct slowtier *st, const void *addr)
 {
-	double t, access_ns = 0, spin_ns = 0, ns;
-	long probe = 1L << 20;
-	int round;
+	long n;
 
-	if (st->ratio == 1.0)
-		return;
-	run(arg, n / 4);	/* warm up */
-	for (round = 0; round < 5; round++) {
-		t = slowtier_now_ms();
-		run(arg, n);
-		ns = (slowtier_now_ms() - t) * 1e6 / n;
-		access_ns = round && access_ns < ns ? access_ns : ns;
-		t = slowtier_now_ms();
-		slowtier_spin(probe);
-		ns = (slowtier_now_ms() - t) * 1e6 / probe;
-		spin_ns = round && spin_ns < ns ? spin_ns : ns;
-	}
-	st->spin = (long)((st->ratio - 1.0) * access_ns / spin_ns + 0.5);
-	fprintf(stderr, "slowtier: ratio %.2f: an access %.1f ns, spin %ld x %.2f ns on a slow page; %llu of %ld pages slow\n",
-		st->ratio, access_ns, st->spin, spin_ns, st->slow_pages,
-		st->pages);
-}
-
-/* After an access to @addr, in the region: whether it was to a slow page */
-static inline int slowtier_access(const struct slowtier *st, const void *addr)
-{
-	/* The slow[] lookup is part of what calibration measures */
 	if (!st->slow ||
 	    !st->slow[((const char *)addr - st->base) >> st->page_shift])
 		return 0;
-	slowtier_spin(st->spin);
-	return 1;
+	st->slow_accesses++;
+	st->credit += st->ratio - 1.0;
+	n = (long)st->credit;
+	st->credit -= n;
+	st->owed += n;
+	return n;
 }
 
 /* Now and then: refresh where the pages are once the period is over */
