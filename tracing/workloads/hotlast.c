@@ -111,6 +111,7 @@ static void touch_all(struct touch *t)
 		touch_one(t, off);
 		for (owed = slowtier_access(t->st, (char *)t->h + off);
 		     owed > 0; owed--) {
+			slowtier_owed_access(t->st, (char *)t->h + t->extra);
 			touch_one(t, t->extra);
 			t->extra = (t->extra + t->page) % t->len;
 		}

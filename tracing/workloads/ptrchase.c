@@ -42,29 +42,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Link pages [first, first + n) into one random cycle */
-static void link_cycle(char *base, long page, long first, long n)
-{
-	long *order = malloc(n * sizeof(*order)), i;
-
-	if (!order) {
-		perror("ptrchase: malloc");
-		exit(1);
-	}
-	for (i = 0; i < n; i++)
-		order[i] = first + i;
-	for (i = n - 1; i > 0; i--) {
-		long j = random() % (i + 1), t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
-	for (i = 0; i < n; i++)
-		*(char **)(base + order[i] * page) =
-			base + order[(i + 1) % n] * page;
-	free(order);
-}
-
 struct chase {
 	char **p, **q, **w;	/* the hot walk, the cold one, the model's */
 	struct slowtier *st;
@@ -72,8 +49,8 @@ struct chase {
 
 /*
  * @n steps of the hot cycle, and one of the cold every 64; what a step on
- * a slow page owes the model is paid in steps of a third walk round the
- * hot cycle, which costs what a step costs
+ * a slow page owes the model is paid in steps of a walk of its own round
+ * the hot pages, which cost what a step costs
  */
 static void chase(struct chase *c, long n)
 {
@@ -82,12 +59,16 @@ static void chase(struct chase *c, long n)
 	long i, owed;
 
 	for (i = 0; i < n; i++) {
-		for (owed = slowtier_access(st, p); owed > 0; owed--)
+		for (owed = slowtier_access(st, p); owed > 0; owed--) {
+			slowtier_owed_access(st, w);
 			w = (char **)*w;
+		}
 		p = (char **)*p;
 		if (!(i & 63)) {
-			for (owed = slowtier_access(st, q); owed > 0; owed--)
+			for (owed = slowtier_access(st, q); owed > 0; owed--) {
+				slowtier_owed_access(st, w);
 				w = (char **)*w;
+			}
 			q = (char **)*q;
 		}
 	}
@@ -156,14 +137,17 @@ int main(int argc, char **argv)
 		}
 	}
 	srandom(getpid());
-	link_cycle(base, page, 0, hot);
+	slowtier_link_cycle(base, page, 0, hot, 0);
 	if (hot < pages)
-		link_cycle(base, page, hot, pages - hot);
+		slowtier_link_cycle(base, page, hot, pages - hot, 0);
+	/* The model's walk, at another cache line of the hot pages */
+	if (ratio != 1.0)
+		slowtier_link_cycle(base, page, 0, hot, 64);
 
 	slowtier_init(&st, ratio, base, pages);
 	c = (struct chase){ .p = (char **)base,
 			    .q = (char **)(base + (hot < pages ? hot : 0) * page),
-			    .w = (char **)(base + hot / 2 * page), .st = &st };
+			    .w = (char **)(base + 64), .st = &st };
 	steps_start = now();
 	for (done = 0; done < steps; done += chunk) {
 		chase(&c, steps - done < (unsigned long long)chunk ?

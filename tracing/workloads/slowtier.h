@@ -6,7 +6,8 @@
  * tier free and every migration pure overhead.  The model puts the cost
  * back in the workload: an access to a page on any tier but the top one
  * owes RATIO - 1 more accesses of the workload's own kind, which the
- * workload makes to its own pages without the model (a second walker),
+ * workload makes to its own pages without the model (a walk of their own,
+ * slowtier_link_cycle()),
  * so that it costs RATIO times an access to the top tier.  The extra
  * accesses are a busy wait calibrated by what they are: they cost what
  * the workload's accesses cost at that moment, so the ratio holds where
@@ -21,8 +22,8 @@
  * migrations.
  *
  * Use: slowtier_init() once the region is faulted in, then after each
- * access make slowtier_access() more of them, and call slowtier_tick()
- * now and then.  A ratio of 1.0 turns the model off: every call returns
+ * access make slowtier_access() more of them, each after
+ * slowtier_owed_access(), and call slowtier_tick() now and then.  A ratio of 1.0 turns the model off: every call returns
  * at once.
  */
 #ifndef SLOWTIER_H
@@ -58,7 +59,8 @@ struct slowtier {
 	unsigned char *block_slow;	/* per memory block, grown on demand */
 	long blocks, block_pages;
 	int pagemap;
-	double next_ms, credit;
+	double next_ms;
+	long extra, credit;		/* 1/1024ths of an access */
 	unsigned long long slow_pages;	/* at the last refresh */
 	unsigned long long slow_accesses, owed;
 };
@@ -201,6 +203,41 @@ static inline void slowtier_refresh(struct slowtier *st)
 	st->next_ms = slowtier_now_ms() + SLOWTIER_REFRESH_MS;
 }
 
+/*
+ * Link pages [first, first + n) of @base into one random cycle through the
+ * pointer at byte @off of each page, so that a walk follows *(char **)p.
+ * A pointer-chasing job pays what it owes the model by walking a cycle of
+ * its own over the same pages (another @off): in an order the job's walk
+ * does not share, so neither warms the pages the other visits next.
+ */
+static inline void slowtier_link_cycle(char *base, long page, long first,
+				       long n, long off)
+{
+	long *order = malloc(n * sizeof(*order)), i, j, t;
+
+	if (!order)
+		slowtier_die("out of memory");
+	for (i = 0; i < n; i++)
+		order[i] = first + i;
+	for (i = n - 1; i > 0; i--) {
+		j = random() % (i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		*(char **)(base + order[i] * page + off) =
+			base + order[(i + 1) % n] * page + off;
+	free(order);
+}
+
+/* What a slow access owes from now on: RATIO - 1 accesses */
+static inline void slowtier_set_ratio(struct slowtier *st, double ratio)
+{
+	st->ratio = ratio;
+	st->extra = (long)((ratio - 1.0) * 1024 + 0.5);
+}
+
 /* The model for [base, base + pages * page), faulted in */
 static inline void slowtier_init(struct slowtier *st, double ratio,
 				 char *base, long pages)
@@ -208,7 +245,7 @@ static inline void slowtier_init(struct slowtier *st, double ratio,
 	char buf[64];
 
 	memset(st, 0, sizeof(*st));
-	st->ratio = ratio;
+	slowtier_set_ratio(st, ratio);
 	if (ratio == 1.0)
 		return;
 	st->base = base;
@@ -239,12 +276,25 @@ static inline long slowtier_access(struct slowtier *st, const void *addr)
 	if (!st->slow ||
 	    !st->slow[((const char *)addr - st->base) >> st->page_shift])
 		return 0;
+	/* In fixed point: floating point is a helper call under TCG */
 	st->slow_accesses++;
-	st->credit += st->ratio - 1.0;
-	n = (long)st->credit;
-	st->credit -= n;
+	st->credit += st->extra;
+	n = st->credit >> 10;
+	st->credit &= 1023;
 	st->owed += n;
 	return n;
+}
+
+/*
+ * Before an owed access to @addr: the model's lookup that every access
+ * makes, so that an owed access costs what a top-tier access costs
+ * (a volatile load, which the compiler keeps)
+ */
+static inline void slowtier_owed_access(const struct slowtier *st,
+					const void *addr)
+{
+	(void)*(volatile unsigned char *)
+		&st->slow[((const char *)addr - st->base) >> st->page_shift];
 }
 
 /* Now and then: refresh where the pages are once the period is over */
