@@ -21,8 +21,9 @@
  * the top tier (slowtier.h; the default models CXL, 1.0 turns the model
  * off), and speed is the last second's touches as a share of those and
  * the touches the model added: what they would have been with every
- * touched page on the top tier; 100 with the model off.  With UNTIL_PCT it stops as soon as hot_fast
- * reaches it.  Exits 0 at the end, 1 on error.
+ * touched page on the top tier; 100 with the model off.  With UNTIL_PCT
+ * it stops as soon as hot_fast reaches it.  Exits 0 at the end, 1 on
+ * error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
