@@ -25,7 +25,7 @@ cost_qemu() { case $1 in *-3tier) echo "--far-mem 512M" ;; esac; }
 
 cost() {
 	local rounds=${BENCH_COST_ROUNDS:-3} configs=("${cost_configs[@]}")
-	local n=${#cost_configs[@]} r i k cfg dir
+	local n=${#cost_configs[@]} r i k cfg dir reps
 	[ "${BENCH_REUSE:-0}" = 1 ] || {
 		say "cost: building the unpatched 6.12 kernel in build/unpatched" \
 			"(once; from scratch about as long as the patched build)"
@@ -54,7 +54,7 @@ cost() {
 	echo
 	echo "## Cost: fault-in throughput and kernel size"
 	echo
-	sed -n 's/^cost: \(faultin.*\), depth.*/\1/p' $out/cost-on-1/console.log | head -n 1
+	scenario_line $out/cost-on-1 cost | sed -n 's/\(faultin.*\), depth.*/\1/p'
 	echo "(tracing/scenarios/cost), THP off, $rounds boots per configuration,"
 	echo "interleaved, under QEMU instruction counting (\`run-qemu.sh --accel"
 	echo "tcg-icount\`: the guest clock advances 1 ns per guest instruction, so"
@@ -77,8 +77,8 @@ cost() {
 			echo "$cfg boot $(median <$out/cost-$cfg-$r/cost.txt)"
 		done
 		# cost-on-[0-9]*, not cost-on-*: that would take in on-deep
-		all=$(cat $out/cost-$cfg-[0-9]*/cost.txt 2>/dev/null || true)
-		[ -z "$all" ] || echo "$cfg all $(median <<<"$all")"
+		reps=$(cat $out/cost-$cfg-[0-9]*/cost.txt 2>/dev/null || true)
+		[ -z "$reps" ] || echo "$cfg all $(median <<<"$reps")"
 	done | awk -v configs="${configs[*]}" '
 	$2 == "boot" { n[$1]++; if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if ($3 > hi[$1]) hi[$1] = $3 }
 	$2 == "all" { med[$1] = $3 }

@@ -53,6 +53,14 @@ fairness_run() {
 	}' "$1/fairness.jobs" "$1/fairness.samples" "$1/fairness.samples"
 }
 
+# fairness_figures DIR: DIR/figures from fairness_run, or none, said, if
+# its samples are unusable (a job that died prints no ns per step)
+fairness_figures() {
+	fairness_run "$1" >"$1/figures" && return 0
+	rm -f "$1/figures"
+	say "fairness: $1: unusable samples, left out (its console.log and job*.out say why)"
+}
+
 # fairness_tables HOT TRIALS: the tables of one shape, from the trials'
 # figures (fairness_run) in $out/fairness-hHOT-MODE-T
 fairness_tables() {
@@ -60,7 +68,7 @@ fairness_tables() {
 	echo
 	echo "### ${hot}% hot"
 	echo
-	sed -n 's/^fairness: //p' $out/fairness-h$hot-on-1/console.log | head -n 1
+	scenario_line $out/fairness-h$hot-on-1 fairness
 	for mode in off on; do
 		echo "Trials that finished, feature $mode:" \
 			"$(cat $out/fairness-h$hot-$mode-*/figures 2>/dev/null | wc -l) of $trials;" \
@@ -158,14 +166,14 @@ fairness() {
 				dir=$out/fairness-h$hot-$mode-$t
 				rm -f $dir/figures
 				if [ "${BENCH_REUSE:-0}" = 1 ]; then
-					[ ! -s $dir/fairness.samples ] || fairness_run $dir >$dir/figures
+					[ ! -s $dir/fairness.samples ] || fairness_figures $dir
 					continue
 				fi
 				say "fairness: ${hot}% hot, trial $t, feature $mode"
 				# A trial that does not finish is reported, not fatal
 				if ./run-qemu.sh --quiet --scenario fairness --out $dir \
 					--timeout 900 --append "$args" >&2; then
-					fairness_run $dir >$dir/figures
+					fairness_figures $dir
 				else
 					say "fairness: ${hot}% hot, trial $t, feature $mode failed ($dir/console.log)"
 				fi

@@ -5,6 +5,12 @@
 # Progress goes to standard error, figures to standard output
 say() { printf 'bench: %s\n' "$*" >&2; }
 
+# scenario_line DIR NAME: what the boot in DIR printed first after
+# "NAME: ", or nothing if it printed none (a boot that never ran)
+scenario_line() {
+	sed -n "s/^$2: //p" "$1/console.log" 2>/dev/null | head -n 1 || true
+}
+
 # median: of the numbers on standard input, one a line
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'

@@ -120,7 +120,7 @@ placement() {
 	echo
 	echo "## Placement: hot sets allocated last"
 	echo
-	sed -n 's/^placement: //p' $out/placement-on/console.log | head -n 1
+	scenario_line $out/placement-on placement
 	echo "Node 0 1024M (fast), node 1 1024M (slow); demotion on,"
 	echo "numa_balancing=2.  Targets with the parameter: every job 95% hot-on-fast"
 	echo "within 60 s of its start; fast-tier max/min across jobs at most 1.05x;"

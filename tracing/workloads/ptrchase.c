@@ -61,15 +61,15 @@ static void chase(struct chase *c, long n)
 	for (i = 0; i < n; i++) {
 		for (owed = slowtier_access(st, p); owed > 0; owed--) {
 			slowtier_owed_access(st, w);
-			w = (char **)*w;
+			w = (char **)*(char **)slowtier_after(st, w, p);
 		}
-		p = (char **)*p;
+		p = (char **)*(char **)slowtier_after(st, p, w);
 		if (!(i & 63)) {
 			for (owed = slowtier_access(st, q); owed > 0; owed--) {
 				slowtier_owed_access(st, w);
-				w = (char **)*w;
+				w = (char **)*(char **)slowtier_after(st, w, q);
 			}
-			q = (char **)*q;
+			q = (char **)*(char **)slowtier_after(st, q, w);
 		}
 	}
 	c->p = p;
@@ -82,7 +82,7 @@ static double number(const char *s, double max)
 	char *end;
 	double v = strtod(s, &end);
 
-	if (*end || !(v >= 0 && v <= max)) {
+	if (*end || end == s || !(v >= 0 && v <= max)) {
 		fprintf(stderr, "ptrchase: bad number '%s'\n", s);
 		exit(2);
 	}
@@ -92,7 +92,7 @@ static double number(const char *s, double max)
 int main(int argc, char **argv)
 {
 	long page = sysconf(_SC_PAGESIZE), pages, hot, chunk = 1L << 16;
-	double start, steps_start, ratio = SLOWTIER_RATIO;
+	double start, steps_start, end, ratio = SLOWTIER_RATIO;
 	unsigned long long steps, done;
 	struct slowtier st;
 	struct chase c;
@@ -102,7 +102,11 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
 		switch (opt) {
 		case 'r': ratio = number(optarg, 100); break;
-		case 'n': node = number(optarg, 63); break;
+		case 'n':
+			node = number(optarg, 63);
+			if (strchr(optarg, '.'))	/* a node is a whole number */
+				argc = 0;
+			break;
 		default: argc = 0;
 		}
 	}
@@ -114,8 +118,8 @@ int main(int argc, char **argv)
 	pages = (atol(argv[0]) << 20) / page;
 	hot = pages * atol(argv[1]) / 100;
 	steps = strtoull(argv[2], NULL, 10) * 1000000ULL;
-	if (pages < 2 || hot < 1 || hot > pages) {
-		fprintf(stderr, "ptrchase: bad size or hot percentage\n");
+	if (pages < 2 || hot < 1 || hot > pages || !steps) {
+		fprintf(stderr, "ptrchase: bad size, hot percentage or step count\n");
 		return 2;
 	}
 	start = now();
@@ -130,8 +134,9 @@ int main(int argc, char **argv)
 	if (node >= 0) {
 		unsigned long mask = 1UL << node;
 
+		/* maxnode counts one past the last node the mask holds */
 		if (syscall(SYS_mbind, base, pages * page, MPOL_BIND, &mask,
-			    64, 0)) {
+			    65, 0)) {
 			perror("ptrchase: mbind");
 			return 1;
 		}
@@ -154,8 +159,9 @@ int main(int argc, char **argv)
 			  (long)(steps - done) : chunk);
 		slowtier_tick(&st);
 	}
+	end = now();
 	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f%% of steps slow, ratio %.2f (%p %p %p)\n",
-	       now() - start, (now() - steps_start) * 1e9 / steps,
+	       end - start, (end - steps_start) * 1e9 / steps,
 	       100.0 * st.slow_accesses / (steps + steps / 64), ratio,
 	       (void *)c.p, (void *)c.q, (void *)c.w);
 	return 0;

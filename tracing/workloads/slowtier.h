@@ -23,7 +23,8 @@
  *
  * Use: slowtier_init() once the region is faulted in, then after each
  * access make slowtier_access() more of them, each after
- * slowtier_owed_access(), and call slowtier_tick() now and then.  A ratio of 1.0 turns the model off: every call returns
+ * slowtier_owed_access() and tied to the access by slowtier_after(), and
+ * call slowtier_tick() now and then.  A ratio of 1.0 turns the model off: every call returns
  * at once.
  */
 #ifndef SLOWTIER_H
@@ -61,6 +62,7 @@ struct slowtier {
 	int pagemap;
 	double next_ms;
 	long extra, credit;		/* 1/1024ths of an access */
+	uintptr_t zero;			/* 0, which the compiler cannot see */
 	unsigned long long slow_pages;	/* at the last refresh */
 	unsigned long long slow_accesses, owed;
 };
@@ -142,7 +144,8 @@ static inline void slowtier_blocks(struct slowtier *st)
 	int n;
 
 	slowtier_nodes(slow);
-	memset(st->block_slow, 0, st->blocks);
+	if (st->blocks)
+		memset(st->block_slow, 0, st->blocks);
 	d = opendir(nodes);
 	if (!d)
 		slowtier_die("no /sys/devices/system/node");
@@ -234,6 +237,8 @@ static inline void slowtier_link_cycle(char *base, long page, long first,
 /* What a slow access owes from now on: RATIO - 1 accesses */
 static inline void slowtier_set_ratio(struct slowtier *st, double ratio)
 {
+	if (!(ratio >= 1.0))
+		slowtier_die("the ratio must be at least 1");
 	st->ratio = ratio;
 	st->extra = (long)((ratio - 1.0) * 1024 + 0.5);
 }
@@ -244,7 +249,10 @@ static inline void slowtier_init(struct slowtier *st, double ratio,
 {
 	char buf[64];
 
+	static volatile uintptr_t zero;
+
 	memset(st, 0, sizeof(*st));
+	st->zero = zero;
 	slowtier_set_ratio(st, ratio);
 	if (ratio == 1.0)
 		return;
@@ -297,10 +305,21 @@ static inline void slowtier_owed_access(const struct slowtier *st,
 		&st->slow[((const char *)addr - st->base) >> st->page_shift];
 }
 
+/*
+ * @ptr, made to wait for @dep: a walk and the walk of what it owes are two
+ * chains of dependent loads, which an out-of-order CPU would run side by
+ * side; tied together they run one after the other, as the model means
+ */
+static inline void *slowtier_after(const struct slowtier *st, void *ptr,
+				   const void *dep)
+{
+	return (char *)ptr + ((uintptr_t)dep & st->zero);
+}
+
 /* Now and then: refresh where the pages are once the period is over */
 static inline void slowtier_tick(struct slowtier *st)
 {
-	if (st->ratio != 1.0 && slowtier_now_ms() >= st->next_ms)
+	if (st->slow && slowtier_now_ms() >= st->next_ms)
 		slowtier_refresh(st);
 }
 

@@ -1571,7 +1571,7 @@ static void __attribute__((noreturn)) worker_main(int id, int gen)
 	static struct worker wk;
 	struct worker *w = &wk;
 	struct sigaction sa = { .sa_handler = on_alarm };	/* EINTR */
-	uint64_t s1 = seed, s2 = (uint64_t)id << 32 | gen, a[NARGS];
+	uint64_t s1 = seed, s2 = (uint64_t)id << 32 | gen, a[NARGS], coin;
 	int total = 0, i, res;
 	long t;
 	struct call c;
@@ -1602,7 +1602,8 @@ static void __attribute__((noreturn)) worker_main(int id, int gen)
 		for (res = 0; res < NARGS; res++)
 			a[res] = splitmix64(&w->rng);
 		/* Overtime: the short ops, and 1 in 4 of the others */
-		if (t >= deadline && !op_short(i) && splitmix64(&w->rng) % 4)
+		coin = splitmix64(&w->rng) % 4;
+		if (t >= deadline && !op_short(i) && coin)
 			continue;
 		c = (struct call){ .a = a, .arg = ops[i].arg };
 		timed_out = 0;
