@@ -23,14 +23,15 @@ fairness_minutes() {
 # second) of one boot: each cgroup's mean anon memory per node over its
 # own run while its working set was resident (samples within 90% of its
 # peak total, so neither the fill nor the exit counts), the jobs'
-# completion times, and their throughputs (steps a second, from
-# ptrchase's ns per step): the slowest, the fastest, the last job
-# started's and the sum.  Not the window in which all jobs ran: under
+# completion times, and their throughputs (steps a CPU second, from
+# ptrchase's CPU time per step: the jobs outnumber the guest's CPUs, so
+# steps a wall-clock second would measure the scheduler): the slowest,
+# the fastest, the last job started's and the sum.  Not the window in which all jobs ran: under
 # TCG one job's run time varies fourfold between boots, and a job that
 # ends early shrinks that window to a sample or two.
 fairness_run() {
 	awk 'FNR == 1 { f++ }
-	f == 1 { s[$1] = $2; e[$1] = $3; tp[$1] = $4 > 0 ? 1e3 / $4 : 0
+	f == 1 { s[$1] = $2; e[$1] = $3; tp[$1] = $6 > 0 ? 1e3 / $6 : 0
 		 if (late == "" || $2 > s[late]) late = $1; next }
 	!($2 in s) || $1 < s[$2] || $1 > e[$2] { next }
 	f == 2 { if ($3 + $4 > peak[$2]) peak[$2] = $3 + $4; next }
@@ -39,7 +40,7 @@ fairness_run() {
 		fmin = smin = jmin = tmin = 1e30; fmax = smax = jmax = tmax = 0
 		for (cg in s) {
 			if (!c[cg]) { print "no samples for " cg > "/dev/stderr"; exit 1 }
-			if (!tp[cg]) { print "no ns/step for " cg > "/dev/stderr"; exit 1 }
+			if (!tp[cg]) { print "no cpu ns/step for " cg > "/dev/stderr"; exit 1 }
 			a = n0[cg] / c[cg] / 1048576; b = n1[cg] / c[cg] / 1048576
 			d = e[cg] - s[cg]; jsum += d; n++; tsum += tp[cg]
 			if (a < fmin) fmin = a; if (a > fmax) fmax = a
@@ -123,7 +124,7 @@ fairness_tables() {
 		printf "| %-9s | %8.1f | %8.1f | %7s | %-22s |\n", "max - min", a, b,
 			pct(a, b), "54.9 -> 26.1"
 		print ""
-		print "Throughput, million steps a second per job (from each job'"'"'s ns per step)"
+		print "Throughput, million steps per CPU second per job (from each job'"'"'s CPU time per step)"
 		print ""
 		printf "| %-16s | %8s | %8s | %7s | %-22s |\n", "", "Untiered", "Tiered", "Delta", "2026 RFC"
 		printf "| %-16s | %8s | %8s | %7s | %-22s |\n", "---", "---:", "---:", "---:", "---"

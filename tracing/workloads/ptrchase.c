@@ -15,11 +15,12 @@
  * one to the top tier (slowtier.h; 1.0 turns the model off); -n binds
  * the memory to NODE.  Prints
  *
- *   ptrchase: done in S.SSS s, N.N ns/step, SLOW% of steps slow, ratio R
+ *   ptrchase: done in S.SSS s, N.N ns/step, C.C cpu ns/step, SLOW% of steps slow, ratio R
  *
- * (the time from the first fault to the last step; the steps' time and
- * the share of them, the cold walk's included, on a slow page, 0 with
- * the model off).
+ * (the time from the first fault to the last step; the steps' time, and
+ * the CPU time they took, which leaves out the time the job waited for a
+ * CPU; the share of them, the cold walk's included, on a slow page, 0
+ * with the model off).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -39,6 +40,15 @@ static double now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The CPU time the job has used, in its faults as in its steps */
+static double cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -92,7 +102,7 @@ static double number(const char *s, double max)
 int main(int argc, char **argv)
 {
 	long page = sysconf(_SC_PAGESIZE), pages, hot, chunk = 1L << 16;
-	double start, steps_start, end, ratio = SLOWTIER_RATIO;
+	double start, steps_start, cpu_start, end, ratio = SLOWTIER_RATIO;
 	unsigned long long steps, done;
 	struct slowtier st;
 	struct chase c;
@@ -154,14 +164,16 @@ int main(int argc, char **argv)
 			    .q = (char **)(base + (hot < pages ? hot : 0) * page),
 			    .w = (char **)(base + 64), .st = &st };
 	steps_start = now();
+	cpu_start = cpu();
 	for (done = 0; done < steps; done += chunk) {
 		chase(&c, steps - done < (unsigned long long)chunk ?
 			  (long)(steps - done) : chunk);
 		slowtier_tick(&st);
 	}
 	end = now();
-	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f%% of steps slow, ratio %.2f (%p %p %p)\n",
+	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f cpu ns/step, %.1f%% of steps slow, ratio %.2f (%p %p %p)\n",
 	       end - start, (end - steps_start) * 1e9 / steps,
+	       (cpu() - cpu_start) * 1e9 / steps,
 	       100.0 * st.slow_accesses / (steps + steps / 64), ratio,
 	       (void *)c.p, (void *)c.q, (void *)c.w);
 	return 0;
