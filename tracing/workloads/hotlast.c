@@ -86,7 +86,7 @@ static long on_node0(char *p, long len, long page, void **pages, int *status)
 
 struct touch {
 	volatile char *h;	/* the reads of --lazyfree must happen */
-	long len, page, off, extra;	/* extra: the model's touches' cursor */
+	long len, page, extra;	/* extra: the model's touches' cursor */
 	int lazyfree;
 	struct slowtier *st;
 };

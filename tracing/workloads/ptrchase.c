@@ -102,19 +102,19 @@ static double number(const char *s, double max)
 int main(int argc, char **argv)
 {
 	long page = sysconf(_SC_PAGESIZE), pages, hot, chunk = 1L << 16;
-	double start, steps_start, cpu_start, end, ratio = SLOWTIER_RATIO;
+	double start, steps_start, cpu_start, stop, ratio = SLOWTIER_RATIO;
 	unsigned long long steps, done;
 	struct slowtier st;
 	struct chase c;
 	int opt, node = -1;
-	char *base;
+	char *base, *end;
 
 	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
 		switch (opt) {
 		case 'r': ratio = number(optarg, 100); break;
 		case 'n':
-			node = number(optarg, 63);
-			if (strchr(optarg, '.'))	/* a node is a whole number */
+			node = strtol(optarg, &end, 10);
+			if (*end || end == optarg || node < 0 || node > 63)
 				argc = 0;
 			break;
 		default: argc = 0;
@@ -170,9 +170,9 @@ int main(int argc, char **argv)
 			  (long)(steps - done) : chunk);
 		slowtier_tick(&st);
 	}
-	end = now();
+	stop = now();
 	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f cpu ns/step, %.1f%% of steps slow, ratio %.2f (%p %p %p)\n",
-	       end - start, (end - steps_start) * 1e9 / steps,
+	       stop - start, (stop - steps_start) * 1e9 / steps,
 	       (cpu() - cpu_start) * 1e9 / steps,
 	       100.0 * st.slow_accesses / (steps + steps / 64), ratio,
 	       (void *)c.p, (void *)c.q, (void *)c.w);

@@ -7,8 +7,8 @@
  * back in the workload: an access to a page on any tier but the top one
  * owes RATIO - 1 more accesses of the workload's own kind, which the
  * workload makes to its own pages without the model (a walk of their own,
- * slowtier_link_cycle()),
- * so that it costs RATIO times an access to the top tier.  The extra
+ * slowtier_link_cycle()), so that it costs RATIO times an access to the
+ * top tier.  The extra
  * accesses are a busy wait calibrated by what they are: they cost what
  * the workload's accesses cost at that moment, so the ratio holds where
  * a spin calibrated at start would drift (under TCG a spin loop's speed
@@ -24,8 +24,8 @@
  * Use: slowtier_init() once the region is faulted in, then after each
  * access make slowtier_access() more of them, each after
  * slowtier_owed_access() and tied to the access by slowtier_after(), and
- * call slowtier_tick() now and then.  A ratio of 1.0 turns the model off: every call returns
- * at once.
+ * call slowtier_tick() now and then.  A ratio of 1.0 turns the model off:
+ * every call returns at once.
  */
 #ifndef SLOWTIER_H
 #define SLOWTIER_H
@@ -52,9 +52,8 @@
 #define SLOWTIER_MAX_NODES	64
 
 struct slowtier {
-	double ratio;
 	char *base;
-	long pages, page;
+	long pages;
 	int page_shift;
 	unsigned char *slow;		/* per page: on a slower tier */
 	unsigned char *block_slow;	/* per memory block, grown on demand */
@@ -187,7 +186,8 @@ static inline void slowtier_refresh(struct slowtier *st)
 	for (i = 0; i < st->pages; i += n) {
 		n = st->pages - i < CHUNK ? st->pages - i : CHUNK;
 		if (pread(st->pagemap, pm, n * sizeof(*pm),
-			  ((uintptr_t)st->base / st->page + i) * sizeof(*pm)) !=
+			  (((uintptr_t)st->base >> st->page_shift) + i) *
+			  sizeof(*pm)) !=
 		    (ssize_t)(n * sizeof(*pm)))
 			slowtier_die("reading /proc/self/pagemap failed");
 		for (j = 0; j < n; j++) {
@@ -239,7 +239,6 @@ static inline void slowtier_set_ratio(struct slowtier *st, double ratio)
 {
 	if (!(ratio >= 1.0))
 		slowtier_die("the ratio must be at least 1");
-	st->ratio = ratio;
 	st->extra = (long)((ratio - 1.0) * 1024 + 0.5);
 }
 
@@ -258,12 +257,11 @@ static inline void slowtier_init(struct slowtier *st, double ratio,
 		return;
 	st->base = base;
 	st->pages = pages;
-	st->page = sysconf(_SC_PAGESIZE);
-	st->page_shift = __builtin_ctzl(st->page);
+	st->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 	if (!slowtier_read("/sys/devices/system/memory/block_size_bytes",
 			   buf, sizeof(buf)))
 		slowtier_die("no /sys/devices/system/memory/block_size_bytes");
-	st->block_pages = strtol(buf, NULL, 16) / st->page;
+	st->block_pages = strtol(buf, NULL, 16) >> st->page_shift;
 	st->slow = calloc(pages, 1);
 	st->pagemap = open("/proc/self/pagemap", O_RDONLY);
 	if (!st->block_pages || !st->slow || st->pagemap < 0)
