@@ -6,7 +6,9 @@
 # default "50 100": the cover letter's 50% hot, the headline, and all
 # hot), the jobs paying for the slow tier by ptrchase's model
 # (BENCH_RATIO, default ptrchase's 2; 1 turns it off).  Prints per shape
-# the usage per tier, the completion times and the throughputs.
+# the usage per tier, the completion times, the throughputs and where
+# the jobs' CPU time went; the analyzer's churn report of its first trial
+# (recorded) and a perf profile of its second.
 #
 # Sourced by scripts/bench.sh, which has read scripts/bench/lib.sh.
 
@@ -54,11 +56,32 @@ fairness_run() {
 	}' "$1/fairness.jobs" "$1/fairness.samples" "$1/fairness.samples"
 }
 
-# fairness_figures DIR: DIR/figures from fairness_run, or none, said, if
-# its samples are unusable (a job that died prints no ns per step)
+# fairness_cpu DIR: "USER_MIN USER_MAX SYS_MIN SYS_MAX SLOW_MIN SLOW_MAX
+# PLACED" of one boot: over its jobs, the CPU time per step in the job
+# (ns) and in the kernel on its behalf (ns), the share of steps on a slow
+# page (%), and the slowest/fastest throughput that placement alone
+# explains: a job whose steps are a share f slow costs 1 + (ratio - 1) f
+fairness_cpu() {
+	awk '{ c = 1 + ($5 - 1) * $9 / 100
+	       if (NR == 1) { umin = umax = $7; smin = smax = $8; fmin = fmax = $9; cmin = cmax = c }
+	       if ($7 < umin) umin = $7; if ($7 > umax) umax = $7
+	       if ($8 < smin) smin = $8; if ($8 > smax) smax = $8
+	       if ($9 < fmin) fmin = $9; if ($9 > fmax) fmax = $9
+	       if (c < cmin) cmin = c; if (c > cmax) cmax = c }
+	END { if (NR) printf "%.1f %.1f %.1f %.1f %.1f %.1f %.3f\n", umin, umax, smin, smax, fmin, fmax, cmin / cmax }' \
+		"$1/fairness.jobs"
+}
+
+# fairness_figures DIR: DIR/figures from fairness_run and DIR/cpu from
+# fairness_cpu, or neither, said, if its samples are unusable (a job
+# that died prints no ns per step)
 fairness_figures() {
-	fairness_run "$1" >"$1/figures" && return 0
-	rm -f "$1/figures"
+	if fairness_run "$1" >"$1/figures"; then
+		# Older boots' jobs lines end at the CPU time per step
+		awk 'NF < 9 { exit 1 }' "$1/fairness.jobs" && fairness_cpu "$1" >"$1/cpu" || rm -f "$1/cpu"
+		return 0
+	fi
+	rm -f "$1/figures" "$1/cpu"
 	say "fairness: $1: unusable samples, left out (its console.log and job*.out say why)"
 }
 
@@ -145,6 +168,31 @@ fairness_tables() {
 		printf "untiered must show the imbalance (fast %s, slow %s).\n",
 			ratio("off", 1, 2), ratio("off", 3, 4)
 	}'
+	fairness_cpu_table "$hot"
+}
+
+# fairness_cpu_table HOT: where the jobs' CPU time per step went, per
+# mode, the mean over the trials of fairness_cpu's figures: what sets
+# the throughput spread, the placement or the rest
+fairness_cpu_table() {
+	local hot=$1 mode
+	ls $out/fairness-h$hot-*-*/cpu >/dev/null 2>&1 || return 0
+	echo
+	echo "Where the CPU time per step went (ptrchase's getrusage split; min - max over"
+	echo "the jobs, mean over the trials), and the slowest/fastest throughput that"
+	echo "placement alone explains (a job with a share f of its steps slow costs"
+	echo "1 + (ratio - 1) f):"
+	echo
+	printf '| %-8s | %16s | %16s | %16s | %9s |\n' "" "user ns/step" "sys ns/step" "steps slow, %" "placement"
+	printf '| %-8s | %16s | %16s | %16s | %9s |\n' --- ---: ---: ---: ---:
+	for mode in off on; do
+		cat $out/fairness-h$hot-$mode-*/cpu 2>/dev/null | awk -v m=$mode '
+		{ for (i = 1; i <= 7; i++) v[i] += $i; n++ }
+		END { if (!n) exit
+			printf "| %-8s | %16s | %16s | %16s | %9.2f |\n", m == "on" ? "Tiered" : "Untiered",
+				sprintf("%.1f - %.1f", v[1] / n, v[2] / n), sprintf("%.1f - %.1f", v[3] / n, v[4] / n),
+				sprintf("%.1f - %.1f", v[5] / n, v[6] / n), v[7] / n }'
+	done
 }
 
 fairness() {
@@ -160,10 +208,10 @@ fairness() {
 			for mode in off on; do
 				args="bench.jobs=$jobs bench.hot=$hot${BENCH_RATIO:+ bench.ratio=$BENCH_RATIO}"
 				[ $mode = off ] || args="$args cgroup.memory=tiered_limits"
-				# The headline shape's first trial of each mode is
-				# recorded for the analyzer
-				[ "$t" -gt 1 ] || [ "$hot" != "${shapes%% *}" ] ||
-					args="$args bench.record=1"
+				# Each shape's first trial of each mode is recorded
+				# for the analyzer, its second profiled with perf
+				[ "$t" != 1 ] || args="$args bench.record=1"
+				[ "$t" != 2 ] || args="$args bench.profile=1"
 				dir=$out/fairness-h$hot-$mode-$t
 				rm -f $dir/figures
 				if [ "${BENCH_REUSE:-0}" = 1 ]; then
@@ -196,8 +244,14 @@ fairness() {
 	echo "early hogs' victim, and its table's slowest over fastest job."
 	for hot in $shapes; do
 		fairness_tables "$hot" "$trials"
+		fairness_inside "$hot"
 	done
-	hot=${shapes%% *}
+}
+
+# fairness_inside HOT: the analyzer's churn report of the shape's recorded
+# trials and the profiles of its profiled ones
+fairness_inside() {
+	local hot=$1 mode dir
 	for mode in off on; do
 		dir=$out/fairness-h$hot-$mode-1
 		[ -s $dir/trace.dat ] || continue
@@ -210,5 +264,15 @@ fairness() {
 			$dir/trace.dat 2>&1 || true
 		echo '```'
 		[ -s $dir/timeline.svg ] && echo "SVG timeline: $dir/timeline.svg"
+	done
+	for mode in off on; do
+		dir=$out/fairness-h$hot-$mode-2
+		[ -s $dir/profile.txt ] || continue
+		echo
+		echo "Profiled trial, feature $mode: \`perf report --sort comm,sym\` of" \
+			"\`perf record -a -F 250 -e cpu-clock\` in the guest, the first 15 rows"
+		echo '```'
+		grep -v '^#' $dir/profile.txt | grep . | head -n 15
+		echo '```'
 	done
 }

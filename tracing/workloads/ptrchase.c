@@ -15,18 +15,21 @@
  * one to the top tier (slowtier.h; 1.0 turns the model off); -n binds
  * the memory to NODE.  Prints
  *
- *   ptrchase: done in S.SSS s, N.N ns/step, C.C cpu ns/step, SLOW% of steps slow, ratio R
+ *   ptrchase: done in S.SSS s, N.N ns/step, C.C cpu ns/step (U.U user, K.K sys),
+ *             SLOW% of steps slow, ratio R
  *
  * (the time from the first fault to the last step; the steps' time, and
  * the CPU time they took, which leaves out the time the job waited for a
- * CPU; the share of them, the cold walk's included, on a slow page, 0
- * with the model off).
+ * CPU, split into the job's own and the kernel's on its behalf: NUMA
+ * hint faults and the migrations they start; the share of the steps, the
+ * cold walk's included, on a slow page, 0 with the model off).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +53,16 @@ static double cpu(void)
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The user and system CPU time the job has used, in seconds */
+static void cpu_split(double *user, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	*sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 struct chase {
@@ -103,6 +116,7 @@ int main(int argc, char **argv)
 {
 	long page = sysconf(_SC_PAGESIZE), pages, hot, chunk = 1L << 16;
 	double start, steps_start, cpu_start, stop, ratio = SLOWTIER_RATIO;
+	double user_start, sys_start, user, sys;
 	unsigned long long steps, done;
 	struct slowtier st;
 	struct chase c;
@@ -165,15 +179,18 @@ int main(int argc, char **argv)
 			    .w = (char **)(base + 64), .st = &st };
 	steps_start = now();
 	cpu_start = cpu();
+	cpu_split(&user_start, &sys_start);
 	for (done = 0; done < steps; done += chunk) {
 		chase(&c, steps - done < (unsigned long long)chunk ?
 			  (long)(steps - done) : chunk);
 		slowtier_tick(&st);
 	}
 	stop = now();
-	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f cpu ns/step, %.1f%% of steps slow, ratio %.2f (%p %p %p)\n",
+	cpu_split(&user, &sys);
+	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f cpu ns/step (%.1f user, %.1f sys), %.1f%% of steps slow, ratio %.2f (%p %p %p)\n",
 	       stop - start, (stop - steps_start) * 1e9 / steps,
 	       (cpu() - cpu_start) * 1e9 / steps,
+	       (user - user_start) * 1e9 / steps, (sys - sys_start) * 1e9 / steps,
 	       100.0 * st.slow_accesses / (steps + steps / 64), ratio,
 	       (void *)c.p, (void *)c.q, (void *)c.w);
 	return 0;
