@@ -11,7 +11,7 @@
 
 # placement_minutes: add this section's rough duration to $minutes
 placement_minutes() {
-	[ "${BENCH_REUSE:-0}" = 1 ] || minutes=$((minutes + 8))
+	[ "${BENCH_REUSE:-0}" = 1 ] || minutes=$((minutes + ${BENCH_PLACEMENT_TRIALS:-3} * 6))
 }
 
 # placement_figures DIR: from one placement boot, in order: per job the
@@ -25,15 +25,8 @@ placement_minutes() {
 placement_figures() {
 	local dir=$1 job end first_end ws_pages
 	echo "### hot set on the fast tier, per job (seconds from its start)"
-	for job in $(cut -d' ' -f1 $dir/placement.jobs); do
-		awk -v j=$job '{ sub("t=", "", $1); sub("hot_fast=", "", $2); sub("hot=", "", $4)
-				 sub("speed=", "", $6) }
-			$2 + 0 >= 95 && t95 == "" { t95 = $1 }
-			$1 > 0 && $6 + 0 >= 95 && s95 == "" { s95 = $1 }
-			{ last = $2; n = $4 }
-			END { printf "%s: 95%% after %s s, last %s%% of %s pages; 95%% of its unmodeled speed after %s s\n",
-				j, t95 == "" ? "-" : t95, last, n, s95 == "" ? "-" : s95 }' \
-			$dir/placement-$job.out
+	placement_times $dir | while read -r job t95 last n s95; do
+		echo "$job: 95% after $t95 s, last $last% of $n pages; 95% of its unmodeled speed after $s95 s"
 	done
 	# every 10 s of each job's own time
 	echo "t(s) $(cut -d' ' -f1 $dir/placement.jobs | tr '\n' ' ')"
@@ -104,23 +97,77 @@ placement_figures() {
 		END { printf "analyzer churn report, ping_pong findings: %d, %d of them in the last 30 s\n", n, late }'
 }
 
-placement() {
-	local mode args dir
-	placement_seconds=120
+# placement_times DIR: per job of one placement boot, "JOB T95 LAST
+# PAGES S95": the seconds from its start until 95% of its hot set was on
+# the fast tier, its last hot_fast (%) of its hot set's PAGES, and the
+# seconds until its speed under the slow-tier model (hotlast's speed=)
+# reached 95% of its speed with every touched page on the fast tier
+# ("-": never)
+placement_times() {
+	local job
+	for job in $(cut -d' ' -f1 $1/placement.jobs); do
+		awk -v j=$job '{ sub("t=", "", $1); sub("hot_fast=", "", $2); sub("hot=", "", $4)
+				 sub("speed=", "", $6) }
+			$2 + 0 >= 95 && t95 == "" { t95 = $1 }
+			$1 > 0 && $6 + 0 >= 95 && s95 == "" { s95 = $1 }
+			{ last = $2; n = $4 }
+			END { print j, t95 == "" ? "-" : t95, last, n, s95 == "" ? "-" : s95 }' \
+			$1/placement-$job.out
+	done
+}
+
+# placement_speed_table TRIALS: per job and mode, the seconds until it
+# reached 95% of its unmodeled speed in each trial, and their median
+# ("-": never, counted as longer than any)
+placement_speed_table() {
+	local trials=$1 mode t
+	echo
+	echo "Seconds from each job's start until it ran at 95% of its unmodeled speed"
+	echo "(\"-\": not within the run), per trial, and the median:"
+	echo
 	for mode in off on; do
-		dir=$out/placement-$mode
-		[ "${BENCH_REUSE:-0}" = 1 ] && [ -s $dir/placement.samples ] && continue
-		args="bench.seconds=$placement_seconds"
-		[ $mode = off ] || args="$args cgroup.memory=tiered_limits"
-		say "placement: feature $mode (about 4 minutes under TCG)"
-		./run-qemu.sh --quiet --scenario placement --out $dir --timeout 900 \
-			--fast-mem 1024M --slow-mem 1024M --append "$args" >&2 ||
-			say "placement: feature $mode failed ($dir/console.log)"
+		for t in $(seq 1 "$trials"); do
+			[ -s $out/placement-$mode-$t/placement.jobs ] || continue
+			placement_times $out/placement-$mode-$t | awk -v m=$mode '{ print m, $1, $5 }'
+		done
+	done | awk '
+	{ v[$1, $2] = v[$1, $2] (v[$1, $2] == "" ? "" : ", ") $3; n[$1, $2]++
+	  k = $3 == "-" ? 1e9 : $3; x[$1, $2, n[$1, $2]] = k; if (!($2 in seen)) { seen[$2] = 1; jobs[++nj] = $2 } }
+	function med(m, j,  i, c, a, t, s) {
+		c = n[m, j]; if (!c) return "-"
+		for (i = 1; i <= c; i++) a[i] = x[m, j, i]
+		for (i = 1; i <= c; i++) for (s = i + 1; s <= c; s++) if (a[s] < a[i]) { t = a[i]; a[i] = a[s]; a[s] = t }
+		t = a[int((c + 1) / 2)]
+		return t >= 1e9 ? "-" : t
+	}
+	END {
+		printf "| %-5s | %-20s | %6s | %-20s | %6s |\n", "job", "untiered, trials", "median", "tiered, trials", "median"
+		printf "| %-5s | %-20s | %6s | %-20s | %6s |\n", "---", "---", "---:", "---", "---:"
+		for (i = 1; i <= nj; i++)
+			printf "| %-5s | %-20s | %6s | %-20s | %6s |\n", jobs[i], v["off", jobs[i]], med("off", jobs[i]),
+				v["on", jobs[i]], med("on", jobs[i])
+	}'
+}
+
+placement() {
+	local mode args dir t trials=${BENCH_PLACEMENT_TRIALS:-3}
+	placement_seconds=120
+	for t in $(seq 1 "$trials"); do
+		for mode in off on; do
+			dir=$out/placement-$mode-$t
+			[ "${BENCH_REUSE:-0}" = 1 ] && [ -s $dir/placement.samples ] && continue
+			args="bench.seconds=$placement_seconds"
+			[ $mode = off ] || args="$args cgroup.memory=tiered_limits"
+			say "placement: trial $t of $trials, feature $mode (about 3 minutes under TCG)"
+			./run-qemu.sh --quiet --scenario placement --out $dir --timeout 900 \
+				--fast-mem 1024M --slow-mem 1024M --append "$args" >&2 ||
+				say "placement: trial $t, feature $mode failed ($dir/console.log)"
+		done
 	done
 	echo
 	echo "## Placement: hot sets allocated last"
 	echo
-	scenario_line $out/placement-on placement
+	scenario_line $out/placement-on-1 placement
 	echo "Node 0 1024M (fast), node 1 1024M (slow); demotion on,"
 	echo "numa_balancing=2.  Targets with the parameter: every job 95% hot-on-fast"
 	echo "within 60 s of its start; fast-tier max/min across jobs at most 1.05x;"
@@ -128,11 +175,12 @@ placement() {
 	echo "The jobs pay for the slow tier by hotlast's model (slowtier.h, the ratio"
 	echo "in the line above): a job's speed is its touches against what they would"
 	echo "be with every touched page on the fast tier."
+	placement_speed_table "$trials"
 	for mode in off on; do
 		echo
-		echo "Feature $mode:"
+		echo "Feature $mode, trial 1:"
 		echo '```'
-		[ -s $out/placement-$mode/placement.jobs ] && placement_figures $out/placement-$mode
+		[ -s $out/placement-$mode-1/placement.jobs ] && placement_figures $out/placement-$mode-1
 		echo '```'
 	done
 }
