@@ -3,15 +3,21 @@
 # the unpatched 6.12 kernel (built once in build/unpatched) and the
 # patched one booted without the parameter, with it, and with it and the
 # memcg_tier events on; the same 4 levels deep and on a three-tier
-# guest; boots interleaved, BENCH_COST_ROUNDS rounds (default 3), timed
-# on the guest clock under instruction counting; "size vmlinux" of both
+# guest; boots interleaved, BENCH_COST_ROUNDS rounds (default 3; and
+# BENCH_COST_CONFIGS boots only the configurations it names), timed
+# on the guest clock under instruction counting; for the share-full
+# layout, a profile of each kernel that says where the instructions go;
+# "size vmlinux" of both
 #
 # Sourced by scripts/bench.sh, which has read scripts/bench/lib.sh.
 
 # cost_minutes: add this section's rough duration to $minutes
 cost_minutes() {
+	local n
+	n=$(wc -w <<<"${BENCH_COST_CONFIGS:-${cost_configs[*]}}")
 	[ -s build/unpatched/bzImage ] || minutes=$((minutes + 20))
-	minutes=$((minutes + ${BENCH_COST_ROUNDS:-3} * 10))
+	# and a profiled boot of each share-full kernel
+	minutes=$((minutes + ${BENCH_COST_ROUNDS:-3} * n + 2))
 }
 
 # The ways of running the cost scenario, CONFIG[-LAYOUT]: the kernel
@@ -24,8 +30,11 @@ cost_configs=(unpatched off on events unpatched-deep on-deep unpatched-3tier on-
 cost_qemu() { case $1 in *-3tier) echo "--far-mem 512M" ;; esac; }
 
 cost() {
-	local rounds=${BENCH_COST_ROUNDS:-3} configs=("${cost_configs[@]}")
-	local n=${#cost_configs[@]} r i k cfg dir reps
+	# BENCH_COST_CONFIGS: some of cost_configs, a configuration and the
+	# unpatched one of its layout (say "unpatched-full on-full")
+	local rounds=${BENCH_COST_ROUNDS:-3} configs
+	read -ra configs <<<"${BENCH_COST_CONFIGS:-${cost_configs[*]}}"
+	local n=${#configs[@]} r i k cfg dir reps
 	[ "${BENCH_REUSE:-0}" = 1 ] || {
 		say "cost: building the unpatched 6.12 kernel in build/unpatched" \
 			"(once; from scratch about as long as the patched build)"
@@ -49,6 +58,17 @@ cost() {
 					--kernel "$(cost_kernel $cfg)" --append "$(cost_args $cfg)" >&2 ||
 					say "cost: round $r, $cfg failed ($dir/console.log)"
 			done
+		done
+		# The share-full layout's cost, explained: one profiled boot of
+		# each kernel (perf's samples lengthen the path, so these
+		# boots give no MiB/s)
+		for cfg in unpatched-full on-full; do
+			case " ${configs[*]} " in *" $cfg "*) ;; *) continue ;; esac
+			say "cost: $cfg under perf record"
+			./run-qemu.sh --quiet --scenario cost --out $out/cost-$cfg-profile --timeout 600 \
+				--accel tcg-icount --kernel "$(cost_kernel $cfg)" \
+				--append "$(cost_args $cfg) cost.profile=1" >&2 ||
+				say "cost: $cfg under perf record failed ($out/cost-$cfg-profile/console.log)"
 		done
 	}
 	echo
@@ -102,6 +122,7 @@ cost() {
 				sprintf("%.1f - %.1f", lo[k], hi[k]), r, t
 		}
 	}'
+	cost_profile "${configs[@]}"
 	echo
 	echo "Kernel text size (\`size vmlinux\`, bytes):"
 	echo
@@ -120,4 +141,40 @@ cost() {
 		printf "`size` counts .text padded to a 2 MiB boundary; the functions themselves\n"
 		printf "(`nm -S`, t/T symbols) take %d bytes unpatched, %d patched: %+d bytes,\n", u, $1, $1 - u
 		printf "%+.2f%% (config: tinyconfig + patches/tiered.config).\n", 100 * ($1 - u) / u }'
+}
+
+# cost_profile CONFIG...: if both share-full configurations ran under
+# perf, where the patched kernel's extra instructions per faulted page go,
+# by symbol: under instruction counting each cpu-clock sample at 1000 Hz
+# stands for 10^6 guest instructions
+cost_profile() {
+	local u=$out/cost-unpatched-full-profile p=$out/cost-on-full-profile mib
+	[ -s $u/profile.txt ] && [ -s $p/profile.txt ] || return 0
+	# every page faultin touched: the held share, then SIZE x REPS
+	mib=$(sed -n 's/^cost: faultin \([0-9]*\)M x \([0-9]*\) .*holding \([0-9]*\)M.*/\1 \2 \3/p' \
+		$p/console.log | head -n 1 | awk '{ print $1 * $2 + $3 }')
+	[ -n "$mib" ] || return 0
+	echo
+	echo "Where the share-full layout's extra instructions go: faultin under"
+	echo "\`perf record -a -F 1000 -e cpu-clock\` (\`cost.profile=1\`, one boot per kernel,"
+	echo "the held share included), guest instructions per faulted page by symbol"
+	echo "(a sample is 10^6 of them), the 12 largest differences:"
+	echo
+	awk -v pages=$((mib * 256)) '
+	FNR == 1 { f++ }
+	# "OVERHEAD SAMPLES COMMAND [k] SYMBOL": faultin'"'"'s rows
+	/^#/ || NF < 5 || $1 !~ /%$/ || $3 != "faultin" { next }
+	{ sym = $NF; n[f, sym] += $2; tot[f] += $2; seen[sym] = 1 }
+	END {
+		for (sym in seen) {
+			d = (n[2, sym] - n[1, sym]) * 1e6 / pages
+			print (d < 0 ? -d : d), sym, n[1, sym] * 1e6 / pages, n[2, sym] * 1e6 / pages, d
+		}
+		print "total", "all", tot[1] * 1e6 / pages, tot[2] * 1e6 / pages, (tot[2] - tot[1]) * 1e6 / pages
+	}' $u/profile.txt $p/profile.txt | sort -k1,1gr | awk '
+	BEGIN { printf "| %-32s | %9s | %9s | %9s |\n", "symbol", "unpatched", "patched", "difference"
+		printf "| %-32s | %9s | %9s | %9s |\n", "---", "---:", "---:", "---:" }
+	$1 == "total" { t = $0; next }
+	n < 12 { printf "| %-32s | %9.0f | %9.0f | %+9.0f |\n", $2, $3, $4, $5; n++ }
+	END { split(t, a, " "); printf "| %-32s | %9.0f | %9.0f | %+9.0f |\n", "all of faultin'"'"'s samples", a[3], a[4], a[5] }'
 }
