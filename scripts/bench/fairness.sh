@@ -28,9 +28,10 @@ fairness_minutes() {
 # completion times, and their throughputs (steps a CPU second, from
 # ptrchase's CPU time per step: the jobs outnumber the guest's CPUs, so
 # steps a wall-clock second would measure the scheduler): the slowest,
-# the fastest, the last job started's and the sum.  Not the window in which all jobs ran: under
-# TCG one job's run time varies fourfold between boots, and a job that
-# ends early shrinks that window to a sample or two.
+# the fastest, the last job started's and the sum.  Not the window in
+# which all jobs ran: under TCG one job's run time varies fourfold
+# between boots, and a job that ends early shrinks that window to a
+# sample or two.
 fairness_run() {
 	awk 'FNR == 1 { f++ }
 	f == 1 { s[$1] = $2; e[$1] = $3; tp[$1] = $6 > 0 ? 1e3 / $6 : 0
@@ -62,14 +63,13 @@ fairness_run() {
 # page (%), and the slowest/fastest throughput that placement alone
 # explains: a job whose steps are a share f slow costs 1 + (ratio - 1) f
 fairness_cpu() {
-	awk '{ c = 1 + ($5 - 1) * $9 / 100
-	       if (NR == 1) { umin = umax = $7; smin = smax = $8; fmin = fmax = $9; cmin = cmax = c }
-	       if ($7 < umin) umin = $7; if ($7 > umax) umax = $7
-	       if ($8 < smin) smin = $8; if ($8 > smax) smax = $8
-	       if ($9 < fmin) fmin = $9; if ($9 > fmax) fmax = $9
-	       if (c < cmin) cmin = c; if (c > cmax) cmax = c }
-	END { if (NR) printf "%.1f %.1f %.1f %.1f %.1f %.1f %.3f\n", umin, umax, smin, smax, fmin, fmax, cmin / cmax }' \
-		"$1/fairness.jobs"
+	awk '{ $10 = 1 + ($5 - 1) * $9 / 100	# the cost of a step
+	       for (i = 7; i <= 10; i++) {
+		       if (NR == 1 || $i < lo[i]) lo[i] = $i
+		       if (NR == 1 || $i > hi[i]) hi[i] = $i
+	       } }
+	END { if (NR) printf "%.1f %.1f %.1f %.1f %.1f %.1f %.3f\n",
+		lo[7], hi[7], lo[8], hi[8], lo[9], hi[9], lo[10] / hi[10] }' "$1/fairness.jobs"
 }
 
 # fairness_figures DIR: DIR/figures from fairness_run and DIR/cpu from

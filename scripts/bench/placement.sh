@@ -120,33 +120,27 @@ placement_times() {
 # reached 95% of its unmodeled speed in each trial, and their median
 # ("-": never, counted as longer than any)
 placement_speed_table() {
-	local trials=$1 mode t
+	local trials=$1 job mode t times med row
 	echo
 	echo "Seconds from each job's start until it ran at 95% of its unmodeled speed"
 	echo "(\"-\": not within the run), per trial, and the median:"
 	echo
-	for mode in off on; do
-		for t in $(seq 1 "$trials"); do
-			[ -s $out/placement-$mode-$t/placement.jobs ] || continue
-			placement_times $out/placement-$mode-$t | awk -v m=$mode '{ print m, $1, $5 }'
+	printf '| %-5s | %-20s | %6s | %-20s | %6s |\n' job "untiered, trials" median "tiered, trials" median
+	printf '| %-5s | %-20s | %6s | %-20s | %6s |\n' --- --- ---: --- ---:
+	[ -s $out/placement-on-1/placement.jobs ] || return 0
+	for job in $(cut -d' ' -f1 $out/placement-on-1/placement.jobs); do
+		row=$job
+		for mode in off on; do
+			times=$(for t in $(seq 1 "$trials"); do
+				[ -s $out/placement-$mode-$t/placement.jobs ] || continue
+				placement_times $out/placement-$mode-$t | awk -v j=$job '$1 == j { print $5 }'
+			done)
+			med=$(sed 's/^-$/999999999/' <<<"$times" | median |
+				awk '{ print ($1 >= 999999999 ? "-" : $1) }')
+			row="$row|$(echo $times | sed 's/ /, /g')|$med"
 		done
-	done | awk '
-	{ v[$1, $2] = v[$1, $2] (v[$1, $2] == "" ? "" : ", ") $3; n[$1, $2]++
-	  k = $3 == "-" ? 1e9 : $3; x[$1, $2, n[$1, $2]] = k; if (!($2 in seen)) { seen[$2] = 1; jobs[++nj] = $2 } }
-	function med(m, j,  i, c, a, t, s) {
-		c = n[m, j]; if (!c) return "-"
-		for (i = 1; i <= c; i++) a[i] = x[m, j, i]
-		for (i = 1; i <= c; i++) for (s = i + 1; s <= c; s++) if (a[s] < a[i]) { t = a[i]; a[i] = a[s]; a[s] = t }
-		t = a[int((c + 1) / 2)]
-		return t >= 1e9 ? "-" : t
-	}
-	END {
-		printf "| %-5s | %-20s | %6s | %-20s | %6s |\n", "job", "untiered, trials", "median", "tiered, trials", "median"
-		printf "| %-5s | %-20s | %6s | %-20s | %6s |\n", "---", "---", "---:", "---", "---:"
-		for (i = 1; i <= nj; i++)
-			printf "| %-5s | %-20s | %6s | %-20s | %6s |\n", jobs[i], v["off", jobs[i]], med("off", jobs[i]),
-				v["on", jobs[i]], med("on", jobs[i])
-	}'
+		awk -F'|' '{ printf "| %-5s | %-20s | %6s | %-20s | %6s |\n", $1, $2, $3, $4, $5 }' <<<"$row"
+	done
 }
 
 placement() {
