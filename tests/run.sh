@@ -11,13 +11,17 @@ cd "$top"
 
 pass=0
 fail=0
+# The failed checks and up to 5 of their diagnostic lines, repeated
+# before the count: a CI log may keep only its tail.
+failed=()
 # count PREFIX: echo TAP lines from stdin with PREFIX, tallying them.
 count() {
-	local line
+	local line diag=0
 	while IFS= read -r line; do
 		case $line in
-		"ok "*) pass=$((pass + 1)) ;;
-		"not ok "*) fail=$((fail + 1)) ;;
+		"ok "*) pass=$((pass + 1)); diag=0 ;;
+		"not ok "*) fail=$((fail + 1)); diag=5; failed+=("$1$line") ;;
+		"#"*) [ $diag -gt 0 ] && diag=$((diag - 1)) && failed+=("$1$line") ;;
 		esac
 		echo "$1$line"
 	done
@@ -171,5 +175,9 @@ else
 	count "" <<<"not ok - debug kernel build (log: $debug_log)"
 fi
 
+if [ $fail -gt 0 ]; then
+	echo "# failed:"
+	printf '%s\n' "${failed[@]}"
+fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
