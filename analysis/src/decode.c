@@ -17,6 +17,10 @@
 const char *const cause_names[NR_CAUSES] = {
 	"alloc", "uncharge", "migrate", "replace", "other",
 };
+/*
+ * "failed": a tier charge undone, in captures of kernels that charged
+ * the tier before memory
+ */
 const char *const outcome_names[NR_OUTCOMES] = {
 	"charged", "forced", "failed", "other",
 };
