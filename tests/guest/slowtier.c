@@ -16,7 +16,10 @@
  *     turns at ratio 1 carry the model's count of node 1's steps too,
  *     which owed steps do not, so the figure runs a little under: 1.79x
  *     to 1.99x for 2x over six boots, on an idle host and beside a
- *     kernel build at nice 19);
+ *     kernel build at nice 19).  The cost is the median over the rounds
+ *     of each round's two turns, which go in alternating order: a host
+ *     that stalls the guest during a few turns, as a busy CI machine
+ *     does, moves a sum of all turns (1.70x once) but not that median;
  *   - the model counted the steps on node 1 (about half), and owed 2 more
  *     for each at ratio 3 and none at ratio 1;
  *   - with the model off (-r 1) it does nothing, as the jobs ran before.
@@ -66,6 +69,13 @@ static void chase(struct chase *c, long n)
 	c->w = w;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static void bind(char *p, long len, int node)
 {
 	unsigned long mask = 1UL << node;
@@ -83,8 +93,9 @@ int main(void)
 	unsigned long long before, slow3 = 0;	/* slow steps at ratio 3 */
 	unsigned char slow[SLOWTIER_MAX_NODES];
 	struct slowtier st, off_st;
-	double t, ns[2] = { 0, 0 }, f, want, got;	/* [ratio 3?] */
-	int round, three, ok;
+	double t, turn[2], ns[2] = { 0, 0 }, f, want, got;	/* [ratio 3?] */
+	static double per_round[ROUNDS];	/* ratio 3's turn over ratio 1's */
+	int round, i, three, ok;
 	struct chase c;
 	char *base;
 
@@ -113,26 +124,30 @@ int main(void)
 
 	/* Turns at ratio 3 and at ratio 1, the same walk and pages */
 	for (round = 0; round < ROUNDS; round++) {
-		for (three = 1; three >= 0; three--) {
+		for (i = 0; i < 2; i++) {
+			three = (round & 1) ^ i;
 			slowtier_set_ratio(&st, three ? 3.0 : 1.0);
 			before = st.slow_accesses;
 			t = slowtier_now_ms();
 			chase(&c, STEPS);
-			ns[three] += slowtier_now_ms() - t;
+			turn[three] = slowtier_now_ms() - t;
+			ns[three] += turn[three];
 			if (three)
 				slow3 += st.slow_accesses - before;
 		}
+		per_round[round] = turn[1] / turn[0];
 		slowtier_tick(&st);
 	}
 	sink = c.p;
 	sink = c.w;
 	f = (double)st.slow_accesses / (2 * steps);
 	want = 1 + f * (3.0 - 1.0);
-	got = ns[1] / ns[0];
+	qsort(per_round, ROUNDS, sizeof(*per_round), cmp_double);
+	got = (per_round[ROUNDS / 2 - 1] + per_round[ROUNDS / 2]) / 2;
 	ok = got >= 0.85 * want && got <= 1.15 * want;
-	printf("%sok - ratio 3 against 1 over one walk of both nodes, %.1f%% of its steps on node 1: %.1f against %.1f ns per step (%.2fx), want 1 + %.3f x 2 = %.2fx within 15%%\n",
-	       ok ? "" : "not ", 100 * f, ns[1] * 1e6 / steps,
-	       ns[0] * 1e6 / steps, got, f, want);
+	printf("%sok - ratio 3 against 1 over one walk of both nodes, %.1f%% of its steps on node 1: %.2fx per round (median of %d; %.1f against %.1f ns per step in all, %.2fx), want 1 + %.3f x 2 = %.2fx within 15%%\n",
+	       ok ? "" : "not ", 100 * f, got, ROUNDS, ns[1] * 1e6 / steps,
+	       ns[0] * 1e6 / steps, ns[1] / ns[0], f, want);
 	/* Node 1's steps and only they counted; 2 owed for each at ratio 3 */
 	/* The map the model keeps: node 1's half slow, node 0's not */
 	for (off = 0, wrong = 0; off < pages; off++)
