@@ -55,6 +55,8 @@ cp -r "$top/tracing/scenarios" "$root/tracing/scenarios"
 find "$top/tracing" "$top/tracing/workloads" -maxdepth 1 -name '*.sh' \
 	-exec install -m 755 {} "$root/tracing/bin/" \;
 mkdir -p "$root/tests"
+# What test_memcontrol gives on the unpatched kernel, for selftests.sh
+install -m 644 "$top/tests/guest/selftests/test_memcontrol.unpatched" "$root/tracing/"
 find "$top/tests/guest" -maxdepth 1 -name '*.sh' -exec install -m 755 {} "$root/tests/" \;
 for d in bin:tracing/bin tests:tests; do
 	[ -d "$bindir/${d%%:*}" ] && find "$bindir/${d%%:*}" -maxdepth 1 -type f \
