@@ -270,7 +270,7 @@ boot-timeout)
 	echo "run-qemu: FAIL: the guest did not reach init within ${boot_timeout}s (killed; console: $log)" >&2
 	exit 4 ;;
 timeout)
-	echo "run-qemu: FAIL: scenario '$scenario' ran longer than ${timeout}s (tasks dumped, then killed; console: $log)" >&2
+	echo "run-qemu: FAIL: scenario '$scenario' ran longer than ${timeout}s (tasks dumped, then killed; $("$top/scripts/stall-digest.sh" "$log"); console: $log)" >&2
 	exit 5 ;;
 esac
 if [ ! -s "$out/verdict" ]; then

@@ -39,10 +39,14 @@ expect 3 selftest-panic "a kernel panic"
 # debug kernel (niced) beside these boots, and 30 s was once too short.
 expect 5 selftest-hang "a scenario past --timeout" --timeout 60
 grep -q 'tiered-guest: stall reported' "$out/console.log" &&
+	grep -q 'sysrq: Show Blocked State' "$out/console.log" &&
+	grep -q 'sysrq: Show backtrace of all active CPUs' "$out/console.log" &&
 	grep -q 'Mem-Info' "$out/console.log" &&
 	grep -q 'task:selftest-hang' "$out/console.log" &&
 	grep -q 'tiered-guest: stall dump done' "$out/console.log"
 check $? "a run past --timeout dumps the guest's tasks and memory before the kill"
+grep -q "ran longer than 60s (tasks dumped, then killed; blocked: .*; on CPU: .*; console:" "$out.log"
+check $? "a run past --timeout sums up the blocked tasks and CPUs in its report"
 expect 1 selftest-fail "a failing scenario under --accel tcg-icount" --accel tcg-icount
 expect 4 selftest-hang "a boot past --boot-timeout" --boot-timeout 1
 expect 2 no-such-scenario/x "a bad scenario name"

@@ -45,8 +45,10 @@
  *            private memory) across migration, swap, COW and hotplug
  *   kernel   no BUG, WARNING, Oops, KASAN, UBSAN, lockdep or kmemleak report
  *            in /dev/kmsg
- * At the end: check, errno and skip counts, "op NAME COUNT ERRORS" per op,
- * "violations N", "tierstress: ok" or "tierstress: FAIL".  Exit 0 if ok,
+ * At the end: check, errno and skip counts, "op NAME COUNT ERRORS
+ * LONGEST_MS" per op, "violations N", "tierstress: ok" or "tierstress:
+ * FAIL".  An op stuck in the kernel is named when it is, with the blocked
+ * tasks' stacks, on the console (see stuck()).  Exit 0 if ok,
  * 1 on a violation or an op run fewer than MIN_EACH times, 2 on misuse.
  */
 #define _GNU_SOURCE
@@ -104,6 +106,7 @@
 #define NARGS 6
 #define OP_TIMEOUT 15		/* s: the alarm bounding one operation */
 #define RATE_MS 400		/* swapoff, offline: at most this often */
+#define STUCK_S 120		/* s: an op past its alarm this long is stuck */
 #define ERRNO_MAX 256
 #define EXIT_FLAG "--tierstress-exit"
 #define SYSMEM "/sys/devices/system/memory"
@@ -141,7 +144,13 @@ struct shared {
 	long errnos[ERRNO_MAX];
 	struct {
 		long count, errors, skipped;
+		long longest_ms;
 	} op[MAX_OPS];
+	/* Each worker's op under way (-1: none) and its start, for stuck() */
+	struct {
+		int op;
+		long since;
+	} cur[MAX_WORKERS];
 	/* Under the sys lock: rate limits, swapon to do, blocks we offlined */
 	long last_swapoff, last_offline;
 	int swap_off;
@@ -1560,6 +1569,17 @@ static int ops_short(void)
 	return 0;
 }
 
+/* Keep the longest run of op @i */
+static void op_took(int i, long ms)
+{
+	long old = __atomic_load_n(&sh->op[i].longest_ms, __ATOMIC_RELAXED);
+
+	while (ms > old &&
+	       !__atomic_compare_exchange_n(&sh->op[i].longest_ms, &old, ms, 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 /* Whether the run goes on at @t: its time, then the overtime of -m */
 static int run_on(long t)
 {
@@ -1607,6 +1627,8 @@ static void __attribute__((noreturn)) worker_main(int id, int gen)
 			continue;
 		c = (struct call){ .a = a, .arg = ops[i].arg };
 		timed_out = 0;
+		__atomic_store_n(&sh->cur[w->id].since, t, __ATOMIC_RELAXED);
+		__atomic_store_n(&sh->cur[w->id].op, i, __ATOMIC_RELEASE);
 		alarm(OP_TIMEOUT);
 		if (ops[i].region)
 			c.r = region_get(w, a[0], ops[i].region == ANON_REGION);
@@ -1614,6 +1636,8 @@ static void __attribute__((noreturn)) worker_main(int id, int gen)
 			pick_range(&c, a[1]);
 		res = ops[i].region && !c.r ? done(w, 1) : ops[i].fn(w, &c);
 		alarm(0);
+		__atomic_store_n(&sh->cur[w->id].op, -1, __ATOMIC_RELAXED);
+		op_took(i, now_ms() - t);
 		if (res == OP_SKIP) {
 			__atomic_add_fetch(&sh->op[i].skipped, 1,
 					   __ATOMIC_RELAXED);
@@ -1673,6 +1697,36 @@ static pid_t worker_start(int id)
 	if (pid < 0)
 		say("note: fork worker %d: %s", id, strerror(errno));
 	return pid < 0 ? 0 : pid;
+}
+
+/*
+ * An op still running STUCK_S after its alarm went off waits in the
+ * kernel for something that does not come: say which, once per op, with
+ * the blocked tasks' stacks on the console, while they are still there.
+ * Not a violation: a slow host can get there too; a hang then ends in the
+ * guest's timeout, whose report these lines explain.
+ */
+static void stuck(void)
+{
+	static long said[MAX_WORKERS];
+	long t = now_ms(), since;
+	char msg[128];
+	int i, op;
+
+	for (i = 0; i < nworkers; i++) {
+		op = __atomic_load_n(&sh->cur[i].op, __ATOMIC_ACQUIRE);
+		since = __atomic_load_n(&sh->cur[i].since, __ATOMIC_RELAXED);
+		if (op < 0 || said[i] == since ||
+		    t - since < (OP_TIMEOUT + STUCK_S) * 1000L)
+			continue;
+		said[i] = since;
+		snprintf(msg, sizeof(msg),
+			 "tierstress: worker %d stuck in %s for %ld s: blocked tasks follow",
+			 i, ops[op].name, (t - since) / 1000);
+		say("note: %s", msg);
+		write_file("/dev/kmsg", msg);
+		write_file("/proc/sysrq-trigger", "w");
+	}
 }
 
 /* Reaps workers and orphans (it is their subreaper): workers left */
@@ -1914,15 +1968,19 @@ int main(int argc, char **argv)
 
 	deadline = now_ms() + secs * 1000;
 	overtime_end = min_each ? deadline + secs * 500 : deadline;
-	for (i = 0; i < nworkers; i++)
+	for (i = 0; i < nworkers; i++) {
+		sh->cur[i].op = -1;
 		wpid[i] = worker_start(i);
+	}
 	while ((end = deadline - now_ms()) > 0 && !interrupted) {
 		kmsg_drain();
+		stuck();
 		reap(1);
 		sleep_ms(end < 200 ? end : 200);
 	}
 	for (over = 0; run_on(now_ms()) && !interrupted; over++) {
 		kmsg_drain();
+		stuck();
 		reap(1);
 		sleep_ms(200);
 	}
@@ -1932,8 +1990,10 @@ int main(int argc, char **argv)
 		    (now_ms() - deadline + 999) / 1000, min_each);
 
 	/* Workers end their op (alarm-bounded): 30 s, then SIGKILL */
-	for (end = now_ms() + 30000; reap(0) && now_ms() < end; sleep_ms(100))
+	for (end = now_ms() + 30000; reap(0) && now_ms() < end; sleep_ms(100)) {
 		kmsg_drain();
+		stuck();
+	}
 	for (i = 0; i < nworkers; i++)
 		if (wpid[i]) {
 			say("note: worker %d still running: SIGKILL", i);
@@ -1992,8 +2052,8 @@ int main(int argc, char **argv)
 		short_ops++;
 	}
 	for (i = 0; i < NR_OPS; i++)
-		say("op %s %ld %ld", ops[i].name, sh->op[i].count,
-		    sh->op[i].errors);
+		say("op %s %ld %ld %ld", ops[i].name, sh->op[i].count,
+		    sh->op[i].errors, sh->op[i].longest_ms);
 	say("violations %ld", sh->violations);
 	say("tierstress: %s", sh->violations || short_ops ? "FAIL" : "ok");
 	return sh->violations || short_ops ? 1 : 0;
