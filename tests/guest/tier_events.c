@@ -278,6 +278,7 @@ struct trace_counts {
 	long reclaim_charge[2], reclaim_high[2];	/* per slot and reason */
 	long reclaim_stray;	/* events whose nodes are not their tier's */
 	long moved_in[2];	/* pages charged per slot by cause=migrate */
+	long forced_in[2];	/* of those, charged over the tier's max */
 };
 
 static long field(const char *line, const char *key)
@@ -328,6 +329,9 @@ static void trace_stop(const char *cg, int steer_node, struct trace_counts *c)
 					c->peak[slot] = field(line, "usage=");
 				if (n > 0 && strstr(line, "cause=migrate"))
 					c->moved_in[slot] += n;
+				if (n > 0 && strstr(line, "cause=migrate") &&
+				    strstr(line, "outcome=forced"))
+					c->forced_in[slot] += n;
 			}
 		} else if (strstr(line, "memcg_tier_steer:")) {
 			c->steer++;
@@ -485,6 +489,72 @@ out:
 	munmap(a, 40 * MB);
 	munmap(b, 30 * MB);
 	cg_destroy(cg);
+}
+
+/*
+ * /sys/fs/cgroup/forced          memory.max = 80M (tier 0 max = its share
+ *   forced/moved  (the test)     of 80M over both tiers, about 60M: its
+ *   forced/other  (every node)   sibling keeps node 1 in the parent's split)
+ *   40M on node 0, 30M on node 1, then moved's cpuset.mems = 0: the cpuset
+ *   moves the 30M, which may not be refused off a node the cgroup may no
+ *   longer use, into the parent's full tier 0.  Each page over the max is
+ *   forced in, and the high worker reclaims the excess: no reclaim at
+ *   charge time, which would run once per page under the mm's lock (with
+ *   cgroup_mutex held by whoever flushes the cpuset's migrations).
+ */
+static void test_forced_move(void)
+{
+	const char *cg = "forced/moved", *other = CGROOT "/forced/other";
+	long moved = 0, t0max, n = 30 * MB / page_size;
+	char *a = NULL, *b = NULL;
+	struct trace_counts c;
+	int had_cpuset, written;
+	char path[256];
+
+	if (!feature_on)
+		return;
+	had_cpuset = keyed("", "cgroup.subtree_control", "", "cpuset") != -1;
+	write_file(CGROOT "/cgroup.subtree_control", "+cpuset");
+	/* forced holds no task once its children have controllers */
+	if (cg_create("forced", 80 * MB) ||
+	    write_file(CGROOT "/cgroup.procs", "%d", getpid()) ||
+	    write_file(CGROOT "/forced/cgroup.subtree_control",
+		       "+memory +cpuset") ||
+	    (mkdir(other, 0755) && errno != EEXIST) ||
+	    cg_create(cg, 80 * MB)) {
+		tap(0, "forced move: create cgroups forced/moved and forced/other");
+		goto out;
+	}
+	t0max = tier_stat("forced", 0, "max");
+	a = region(40 * MB, 0);
+	b = region(30 * MB, 1);
+	trace_start();
+	snprintf(path, sizeof(path), CGROOT "/%s/cpuset.mems", cg);
+	/*
+	 * Returns once the cpuset has migrated the pages; the trace stops
+	 * before this process allocates, which would reclaim the full tier
+	 */
+	written = !write_file(path, "0");
+	trace_stop(NULL, 0, &c);
+	if (written)
+		move_region(b, 30 * MB, -1, 0, &moved);
+	/* The high worker may have demoted some of them meanwhile */
+	tap(a && b && written && moved > 0 && c.forced_in[0] > 0,
+	    "forced move: cpuset.mems=0 moved %ld pages into tier 0 (%ld on node 0 now), %ld over its max %ld",
+	    n, moved, c.forced_in[0], t0max);
+	tap(c.reclaim_charge[0] == 0,
+	    "forced move: no reclaim at charge time (%ld reason=charge reclaims of tier 0)",
+	    c.reclaim_charge[0]);
+out:
+	if (a)
+		munmap(a, 40 * MB);
+	if (b)
+		munmap(b, 30 * MB);
+	cg_destroy(cg);
+	rmdir(other);
+	cg_destroy("forced");
+	if (!had_cpuset)
+		write_file(CGROOT "/cgroup.subtree_control", "-cpuset");
 }
 
 /*
@@ -868,6 +938,7 @@ int main(void)
 
 	test_steering_and_charge_reclaim();
 	test_migration_refusal();
+	test_forced_move();
 	test_high_worker();
 	test_failed_moves();
 	test_remote_fault();
