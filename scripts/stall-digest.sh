@@ -17,9 +17,12 @@ if [ $# -ne 1 ] || [ ! -r "$1" ]; then
 fi
 
 tr -d '\r' <"$1" | sed -E 's/^\[[ 0-9.]+\] //' | awk '
+# the function of a stack frame; "? " (a frame the unwinder is unsure of) is
+# kept, as kernels without ORC or frame pointers mark every frame so
 function fn(line) {
 	sub(/^[ \t]+/, "", line)
-	if (line ~ /^\?/ || line !~ /^[A-Za-z_.][A-Za-z0-9_.]*\+0x/)
+	sub(/^\? /, "", line)
+	if (line !~ /^[A-Za-z_.][A-Za-z0-9_.]*\+0x/)
 		return ""
 	sub(/\+0x.*/, "", line)
 	return line
@@ -71,23 +74,26 @@ mode == "d" && pending != "" && !/^ *#[0-9]+: / {
 	held = held (held == "" ? "" : ", ") pending
 	pending = ""
 }
-# a CPU from sysrq-l: its task, then its stack; the CPU that ran the
-# dump (the shell writing sysrq-trigger) is left out
+# a CPU from sysrq-l: its task, then its stack; an idle CPU and the one
+# that ran the dump (writing sysrq-trigger) are left out
 mode == "l" && /^CPU: [0-9]+ / {
 	comm = $0; sub(/.* Comm: /, "", comm); sub(/ .*/, "", comm)
-	cpu_frames = 0; trace = ""; incpu = 1
+	cpu_frames = 0; trace = ""; incpu = 1; self = 0
 	next
 }
 mode == "l" && incpu && /<TASK>/ { intrace = 1; next }
 mode == "l" && incpu && intrace && /<\/TASK>/ {
-	if (comm != "sh" && trace != "")
+	if (!self && comm !~ /^swapper\// && trace != "")
 		oncpu = oncpu (oncpu == "" ? "" : ", ") comm " at " trace
 	incpu = intrace = 0
 	next
 }
-mode == "l" && incpu && intrace && cpu_frames < 3 {
+mode == "l" && incpu && intrace {
 	f = fn($0)
-	if (f == "" || f ~ /^(asm_|sysvec_|irqentry_|__sysvec_)/)
+	if (f ~ /sysrq/)
+		self = 1
+	if (f == "" || cpu_frames == 3 ||
+	    f ~ /^(asm_|sysvec_|irqentry_|__sysvec_|dump_stack|nmi_|lapic_)/)
 		next
 	trace = trace (trace == "" ? "" : " < ") f
 	cpu_frames++

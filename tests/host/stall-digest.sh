@@ -1,7 +1,7 @@
 #!/bin/bash
 # scripts/stall-digest.sh on a made-up stall dump: blocked tasks count
-# under the function they wait in, most first; the CPU that ran the dump
-# is left out; tasks lockdep lists without their locks ran while holding
+# under the function they wait in, most first; an idle CPU and the one
+# that ran the dump are left out, frames marked "?" count; tasks lockdep lists without their locks ran while holding
 # them; a console without a dump says so.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 check() { if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi; }
@@ -29,14 +29,18 @@ task() {
 	printf 'Call Trace:\n <TASK>\n __schedule+0x1/0x2\n do_nanosleep+0x1/0x2\n </TASK>\n'
 	echo "sysrq: Show backtrace of all active CPUs"
 	echo "NMI backtrace for cpu 0"
-	echo "CPU: 0 UID: 0 PID: 75 Comm: sh Not tainted 6.12.0 #1"
-	printf 'Call Trace:\n <TASK>\n dump_stack_lvl+0x1/0x2\n nmi_cpu_backtrace+0x1/0x2\n </TASK>\n'
+	echo "CPU: 0 UID: 0 PID: 54 Comm: init Not tainted 6.12.0 #1"
+	printf 'Call Trace:\n <TASK>\n ? dump_stack_lvl+0x1/0x2\n ? nmi_cpu_backtrace+0x1/0x2\n'
+	printf ' ? __handle_sysrq+0x1/0x2\n ? write_sysrq_trigger+0x1/0x2\n ? vfs_write+0x1/0x2\n </TASK>\n'
 	echo "NMI backtrace for cpu 1"
 	echo "CPU: 1 UID: 0 PID: 30 Comm: kworker/u8:1 Not tainted 6.12.0 #1"
 	echo "RIP: 0010:shrink_folio_list+0x1/0x2"
 	printf 'Call Trace:\n <NMI>\n nmi_handle+0x1/0x2\n </NMI>\n <TASK>\n'
-	printf ' ? shrink_folio_list+0x1/0x2\n shrink_folio_list+0x1/0x2\n evict_folios+0x1/0x2\n'
+	printf ' ? shrink_folio_list+0x1/0x2\n evict_folios+0x1/0x2\n'
 	printf ' try_to_shrink_lruvec+0x1/0x2\n shrink_one+0x1/0x2\n </TASK>\n'
+	echo "NMI backtrace for cpu 2"
+	echo "CPU: 2 UID: 0 PID: 0 Comm: swapper/2 Not tainted 6.12.0 #1"
+	printf 'Call Trace:\n <TASK>\n ? default_idle+0x9/0xc\n ? do_idle+0x9b/0x137\n </TASK>\n'
 	echo "sysrq: Show Locks Held"
 	echo ""
 	echo "Showing all locks held in the system:"
