@@ -26,7 +26,7 @@
  * advise, lock, remap and free anon, memfd and file regions, fork, exec,
  * mbind, set_mempolicy, move_pages, migrate_pages; make, kill, remove and
  * populate cgroups DIR/a0 .. DIR/a1/b1/c0 with short-lived children, write
- * their limits and cpusets; flip numa_balancing, demotion, swap,
+ * their limits, tier limits and cpusets; flip numa_balancing, demotion, swap,
  * drop_caches and node 1's memory blocks.  Errors are counted, not fatal.
  * The bag's shuffles and every iteration's NARGS arguments, always as
  * many, come from the worker's splitmix64 stream seeded from SEED and its
@@ -415,9 +415,14 @@ static uint64_t parse_nodes(const char *s)
 	return mask;
 }
 
+/* How memory.tier_limits set a tier's limit: as in memcg_tier_setting */
+enum { SET_SHARE, SET_PAGES, SET_PERCENT };
+
 struct tier {
 	int id;
 	uint64_t nodes, cap, usage, lim[4];
+	int set_kind[4];
+	uint64_t set_val[4];	/* pages (UINT64_MAX: "max"), or percent */
 };
 
 /* memory.tier_stat, keys by name: the number of tiers, or -1 */
@@ -527,17 +532,105 @@ static const char *lim_str(char *buf, uint64_t v)
 }
 
 /*
+ * What memory.tier_limits says was set by hand ("KEY=VALUE[SET]") into
+ * @t, tier by tier as read_tiers() read them: 0, or -1 when the lines
+ * do not match.
+ */
+static int read_settings(const char *name, struct tier *t, int n)
+{
+	char path[PATH_MAX], buf[4096], *line, *tok, *v, *set, *s1, *s2;
+	uint64_t val;
+	int i = 0, id, k;
+
+	cg_file(path, name, "memory.tier_limits");
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &s1); line;
+	     line = strtok_r(NULL, "\n", &s1), i++) {
+		tok = strtok_r(line, " ", &s2);
+		if (i >= n || !tok || sscanf(tok, "tier%d", &id) != 1 ||
+		    id != t[i].id)
+			return -1;
+		for (k = 0; k < 4; k++)
+			t[i].set_kind[k] = SET_SHARE;
+		while ((tok = strtok_r(NULL, " ", &s2))) {
+			if (!(v = strchr(tok, '=')))
+				continue;
+			*v = 0;
+			for (k = 0; k < 4 && strcmp(tok, lim_names[k]); k++)
+				;
+			if (k == 4 || !(set = strchr(v + 1, '[')))
+				continue;
+			set++;
+			if (parse_u64(set, &val))
+				return -1;
+			if (strchr(set, '%')) {
+				t[i].set_kind[k] = SET_PERCENT;
+				t[i].set_val[k] = val;
+			} else {
+				t[i].set_kind[k] = SET_PAGES;
+				t[i].set_val[k] = val == UINT64_MAX ? val :
+						  val / page;
+			}
+		}
+	}
+	return i == n ? 0 : -1;
+}
+
+/* mul_u64_u64_div_u64() of the kernel, for page counts */
+static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	return (unsigned __int128)a * b / c;
+}
+
+/*
+ * Tier @i's limit @k in pages as memcg_tier_split_limit() resolves it:
+ * a value set by hand, bounded by the cgroup's limit @lim (pages, or
+ * UINT64_MAX), else a share of what the set tiers leave.  @caps are the
+ * capacities in pages inside the cpuset, @total their sum.
+ */
+static uint64_t tier_want(const struct tier *t, int n, int i, int k,
+			  uint64_t lim, const uint64_t *caps, uint64_t total)
+{
+	uint64_t rest = lim, rest_total = total, v;
+	int j;
+
+	for (j = 0; j < n; j++) {
+		if (t[j].set_kind[k] == SET_SHARE)
+			continue;
+		v = t[j].set_val[k];
+		if (t[j].set_kind[k] == SET_PAGES)
+			v = v < lim ? v : lim;
+		else if (lim == UINT64_MAX)
+			v = v ? UINT64_MAX : 0;
+		else
+			v = muldiv(lim, v, 100);
+		if (j == i)
+			return v;
+		if (rest != UINT64_MAX)
+			rest -= v < rest ? v : rest;
+		rest_total -= caps[j] < rest_total ? caps[j] : rest_total;
+	}
+	if (!total)
+		return lim;
+	if (rest == UINT64_MAX)
+		return rest;
+	return rest_total ? muldiv(rest, caps[i], rest_total) : 0;
+}
+
+/*
  * Invariant 1, once: a tier's limit is its share of the cgroup's,
  * mult_frac(limit_pages, capacity, total) over the tiers of split_mems();
  * one outside them gets 0; with no capacity allowed at all
- * every tier keeps the whole limit (memcg_tier_share()).  Skips when a
+ * every tier keeps the whole limit (memcg_tier_share()).  A limit set in
+ * memory.tier_limits replaces the share (tier_want()).  Skips when a
  * capacity or the nodes moved meanwhile (hotplug), or when the cpuset
  * allows part of a multi-node tier (its capacity there is not shown).
  */
 static int check_split_once(const char *name, char *why, size_t size)
 {
 	struct tier t1[MAX_TIERS], t2[MAX_TIERS];
-	uint64_t lim[4], mems, mems2, total = 0, cap, want, in;
+	uint64_t lim[4], mems, mems2, total = 0, caps[MAX_TIERS], want, in;
 	char file[32], b1[24], b2[24], b3[24];
 	int n1, n2, i, k;
 
@@ -551,22 +644,21 @@ static int check_split_once(const char *name, char *why, size_t size)
 	n1 = read_tiers(name, t1);
 	n2 = read_tiers(name, t2);	/* the capacities again */
 	if (n1 <= 0 || n2 != n1 || split_mems(name, &mems2) ||
-	    mems2 != mems)
+	    mems2 != mems || read_settings(name, t1, n1))
 		return CK_SKIP;
 	for (i = 0; i < n1; i++) {
 		in = t1[i].nodes & mems;
 		if (t1[i].id != t2[i].id || t1[i].nodes != t2[i].nodes ||
 		    t1[i].cap != t2[i].cap || (in && in != t1[i].nodes))
 			return CK_SKIP;
-		total += in ? t1[i].cap / page : 0;
+		caps[i] = in ? t1[i].cap / page : 0;
+		total += caps[i];
 	}
 	for (i = 0; i < n1; i++) {
-		cap = t1[i].nodes & mems ? t1[i].cap / page : 0;
 		for (k = 0; k < 4; k++) {
-			want = lim[k] / page;
-			if (total)
-				want = (unsigned __int128)want * cap / total;
-			want = lim[k] == UINT64_MAX ? UINT64_MAX : want * page;
+			want = tier_want(t1, n1, i, k, lim[k] == UINT64_MAX ?
+					 UINT64_MAX : lim[k] / page, caps, total);
+			want = want == UINT64_MAX ? UINT64_MAX : want * page;
 			if (t1[i].lim[k] == want)
 				continue;
 			snprintf(why, size, "tier%d %s=%s want %s (memory.%s=%s capacity=%llu total_pages=%llu mems=%#llx)",
@@ -1246,6 +1338,48 @@ static int op_limit(struct worker *w, struct call *c)
 }
 
 /*
+ * A memory.tier_limits line for any cgroup: one to four keys of tier 0
+ * or 1 (now and then a tier that does not exist), each a size, "max", a
+ * percentage (now and then over 100) or, half the time, "default", so
+ * that settings come and go.  EINVAL is counted like any error.
+ */
+static int op_tier_limits(struct worker *w, struct call *c)
+{
+	char buf[16], line[160];
+	const char *name = target(buf, c->a[2], 1);
+	uint64_t r = c->a[4], v;
+	int k, len, tier = c->a[3] % 16 ? (int)(c->a[3] & 1) : 9;
+
+	len = snprintf(line, sizeof(line), "tier%d", tier);
+	for (k = 0; k < 4; k++, r >>= 8) {
+		if (k != (int)(c->a[5] % 4) && r & 1)
+			continue;	/* at least one key, up to four */
+		v = c->a[5] >> (8 * k);
+		switch (r >> 1 & 7) {
+		case 0:
+			len += snprintf(line + len, sizeof(line) - len,
+					" %s=max", lim_names[k]);
+			break;
+		case 1:
+		case 2:
+			len += snprintf(line + len, sizeof(line) - len,
+					" %s=%u%%", lim_names[k],
+					(unsigned int)(v % 111));
+			break;
+		case 3:
+			len += snprintf(line + len, sizeof(line) - len,
+					" %s=%uM", lim_names[k],
+					(unsigned int)(v % 97));
+			break;
+		default:
+			len += snprintf(line + len, sizeof(line) - len,
+					" %s=default", lim_names[k]);
+		}
+	}
+	return locked_write(w, 0, name, "memory.tier_limits", line);
+}
+
+/*
  * arg 0: cpuset.mems of any cgroup; 1: +cpuset or -cpuset in DIR's or a
  * made cgroup's subtree_control (EBUSY, ENOENT: fine)
  */
@@ -1501,6 +1635,7 @@ static const struct op ops[] = {
 	{ "mem_high", 3, op_limit, 2, NO_REGION },
 	{ "mem_max", 3, op_limit, 3, NO_REGION },
 	{ "mem_reclaim", 3, op_limit, 4, NO_REGION },
+	{ "tier_limits", 4, op_tier_limits, 0, NO_REGION },
 	{ "cpuset_mems", 3, op_cpuset, 0, NO_REGION },
 	{ "subtree_cpuset", 3, op_cpuset, 1, NO_REGION },
 	{ "check_split", 4, op_check_split, 0, NO_REGION },
@@ -1741,6 +1876,8 @@ static int reap(int restart)
 		if (i == nworkers)
 			continue;
 		wpid[i] = 0;
+		/* A worker killed mid-op is not stuck in it */
+		__atomic_store_n(&sh->cur[i].op, -1, __ATOMIC_RELAXED);
 		if (WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL)
 			violation("worker %d died of signal %d", i,
 				  WTERMSIG(st));
