@@ -8,13 +8,14 @@
 #   scripts/bench.sh [SECTION]...     (default: every section)
 #
 # BENCH_REUSE=1 reuses an earlier run's captures (analyzer), samples
-# (fairness) and figures (cost) from out/bench instead of booting again.
+# (fairness), figures (cost) and protection runs from out/bench instead
+# of booting again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=out/bench
 mkdir -p $out
 sections=("$@")
-all=(cost contention analyzer fairness placement hotplug exporter)
+all=(cost contention analyzer fairness placement protection hotplug exporter)
 [ ${#sections[@]} -gt 0 ] || sections=("${all[@]}")
 
 # shellcheck source=bench/lib.sh

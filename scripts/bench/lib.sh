@@ -16,6 +16,13 @@ median() {
 	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# range [FORMAT]: "MIN-MAX" of the numbers on standard input, one a line,
+# each printed with the printf FORMAT (default %s)
+range() {
+	sort -n | awk -v f="${1:-%s}" 'NR == 1 { lo = $1 } { hi = $1 }
+		END { if (NR) printf f "-" f "\n", lo, hi }'
+}
+
 # The kernels the cost and hotplug sections boot, by configuration:
 # unpatched, or patched without the parameter (off), with it (on), with
 # it and the events (events); -deep, -3tier and -full are layouts of

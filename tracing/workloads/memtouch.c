@@ -2,14 +2,16 @@
 /*
  * memtouch: fault in anonymous memory and optionally keep it busy.
  *
- *   memtouch SIZE_MIB [HOLD_SECONDS]
+ *   memtouch [-l] SIZE_MIB [HOLD_SECONDS]
  *
  * Maps SIZE_MIB of private anonymous memory, writes one byte per page so
  * every page is charged to the caller's memory cgroup, then, if asked,
- * keeps re-touching the pages for HOLD_SECONDS so they stay hot.  Exits 0
+ * keeps re-touching the pages for HOLD_SECONDS so they stay hot.  With -l
+ * the pages are mlocked: reclaim cannot take them, only other memory.  Exits 0
  * when done; an OOM kill shows as death by SIGKILL to the caller.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +39,13 @@ int main(int argc, char **argv)
 	long mib, hold;
 	size_t len, off;
 	time_t end;
+	bool lock = argc > 1 && !strcmp(argv[1], "-l");
 	char *buf;
 
+	argc -= lock;
+	argv += lock;
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: memtouch SIZE_MIB [HOLD_SECONDS]\n");
+		fprintf(stderr, "usage: memtouch [-l] SIZE_MIB [HOLD_SECONDS]\n");
 		return 2;
 	}
 	mib = parse(argv[1], "size");
@@ -51,6 +56,10 @@ int main(int argc, char **argv)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED) {
 		fprintf(stderr, "memtouch: mmap %ld MiB: %s\n", mib, strerror(errno));
+		return 1;
+	}
+	if (lock && mlock(buf, len)) {
+		fprintf(stderr, "memtouch: mlock %ld MiB: %s\n", mib, strerror(errno));
 		return 1;
 	}
 	for (off = 0; off < len; off += page)
