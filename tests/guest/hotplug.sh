@@ -24,7 +24,10 @@
 #        allocations were steered to node 1; once the load exits,
 #        both tiers' usage is back to 0 (no charge kept or lost by a
 #        tier slot going and coming back); no page_counter underflow
-#        (the boot fails on any kernel warning)
+#        (the boot fails on any kernel warning); a tier1 low set in
+#        memory.tier_limits before the rounds is dropped, with a kernel
+#        message, when node 1's memory goes offline, and stays dropped
+#        when it comes back (tier 1 may return as another kind of memory)
 . /tracing/bin/lib.sh
 
 ROUNDS=3
@@ -82,6 +85,12 @@ cg_run hotplug sh -c 'while :; do memtouch 40 1; done' >/dev/null 2>&1 &
 sleep 5
 ok=0 rounds=0 moved=
 steered0=$(tier_stat_field hotplug 0 steered 2>/dev/null)
+limits=$CGROOT/hotplug/memory.tier_limits
+tier1_set() { grep -c '^tier1 .*\[' "$limits"; }
+if [ "$TIERED_MODE" = on ]; then
+	echo "tier1 low=10M" >"$limits"
+	set_before=$(tier1_set)
+fi
 for r in $(seq $ROUNDS); do
 	# The loop's memory comes and goes: wait for some on node 1 (only
 	# steering puts it there)
@@ -96,10 +105,12 @@ for r in $(seq $ROUNDS); do
 	set_node1 offline offline
 	off_kib=$(node1_kib)
 	off_nodes=$(tier1_nodes)
+	[ "$r" = 1 ] && [ "$TIERED_MODE" = on ] && set_off=$(tier1_set)
 	sleep 1
 	set_node1 online_movable online
 	on_kib=$(node1_kib)
 	on_nodes=$(tier1_nodes)
+	[ "$r" = 1 ] && [ "$TIERED_MODE" = on ] && set_on=$(tier1_set)
 	echo "  round $r: cgroup anon on node 1 ${anon1:-0} bytes; node 1 offline $off_kib KiB (tier 1 nodes '$off_nodes'), online $on_kib KiB (tier 1 nodes '$on_nodes')"
 	[ "$off_kib" -eq 0 ] && [ "$on_kib" -eq "$after" ] || ok=1
 	if [ "$TIERED_MODE" = on ]; then
@@ -110,6 +121,10 @@ for r in $(seq $ROUNDS); do
 done
 if [ "$TIERED_MODE" = on ]; then
 	tap $ok "node 1 offline and online again, $rounds times, each with the cgroup's memory on it (bytes:$moved): tier 1 lost its node and got it back each time"
+	dropped=$(dmesg | grep -c 'tier1 has no memory left: memory.tier_limits of /hotplug ')
+	tap $([ "$set_before" = 1 ] && [ "$set_off" = 0 ] && [ "$set_on" = 0 ] &&
+	      [ "$dropped" -ge 1 ]; echo $?) \
+		"tier1 low=10M set by hand: dropped when node 1 went offline, not back when it came back ($set_before, $set_off, $set_on lines set; $dropped kernel messages)"
 	steered=$(($(tier_stat_field hotplug 0 steered) - steered0))
 	tap $([ "$steered" -gt 0 ]; echo $?) \
 		"allocations steered from tier 0 to node 1 during the rounds: $steered"
