@@ -586,7 +586,8 @@ static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
 /*
  * Tier @i's limit @k in pages as memcg_tier_split_limit() resolves it:
  * a value set by hand, bounded by the cgroup's limit @lim (pages, or
- * UINT64_MAX), else a share of what the set tiers leave.  @caps are the
+ * UINT64_MAX), else (or outside the cpuset) a share of what the set
+ * tiers leave.  @caps are the
  * capacities in pages inside the cpuset, @total their sum.
  */
 static uint64_t tier_want(const struct tier *t, int n, int i, int k,
@@ -596,7 +597,8 @@ static uint64_t tier_want(const struct tier *t, int n, int i, int k,
 	int j;
 
 	for (j = 0; j < n; j++) {
-		if (t[j].set_kind[k] == SET_SHARE)
+		/* A set tier outside the cpuset counts as unset */
+		if (t[j].set_kind[k] == SET_SHARE || (total && !caps[j]))
 			continue;
 		v = t[j].set_val[k];
 		if (t[j].set_kind[k] == SET_PAGES)
