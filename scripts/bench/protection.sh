@@ -10,7 +10,7 @@
 
 # protection_minutes: add this section's rough duration to $minutes
 protection_minutes() {
-	minutes=$((minutes + ${BENCH_PROTECTION_ROUNDS:-3} * 4))
+	minutes=$((minutes + ${BENCH_PROTECTION_ROUNDS:-3}))
 }
 
 # protection_figure MODE AWK: AWK run on each boot's MODE line, with b0 b1
