@@ -19,9 +19,10 @@
  * (fast: hot pages on node 0; rate: hot pages touched in the last
  * second).  A touch of a page on a slower tier costs RATIO times one on
  * the top tier (slowtier.h; the default models CXL, 1.0 turns the model
- * off), and speed is the last second's touches as a share of those and
- * the touches the model added: what they would have been with every
- * touched page on the top tier; 100 with the model off.  With UNTIL_PCT
+ * off), and speed is the CPU time of the last second's touches as a share
+ * of that and the time the model added: the share of the touches they
+ * would have been with every touched page on the top tier; 100 with the
+ * model off.  With UNTIL_PCT
  * it stops as soon as hot_fast reaches it.  Exits 0 at the end, 1 on
  * error.
  */
@@ -86,37 +87,28 @@ static long on_node0(char *p, long len, long page, void **pages, int *status)
 
 struct touch {
 	volatile char *h;	/* the reads of --lazyfree must happen */
-	long len, page, extra;	/* extra: the model's touches' cursor */
+	long len, page;
 	int lazyfree;
 	struct slowtier *st;
 };
 
-static void touch_one(struct touch *t, long off)
-{
-	if (t->lazyfree)
-		(void)t->h[off];
-	else
-		t->h[off]++;
-}
-
 /*
- * One touch of every page of the hot part; what a touch of a slow page
- * owes the model is paid in touches of the hot part's pages from a
- * cursor of its own, which cost what a touch costs
+ * One touch of every page of the hot part: one batch of the model, which
+ * then makes the pass pay for the touches of slow pages
  */
 static void touch_all(struct touch *t)
 {
-	long off, owed;
+	long off;
 
+	slowtier_begin(t->st);
 	for (off = 0; off < t->len; off += t->page) {
-		touch_one(t, off);
-		for (owed = slowtier_access(t->st, (char *)t->h + off);
-		     owed > 0; owed--) {
-			slowtier_owed_access(t->st, (char *)t->h + t->extra);
-			touch_one(t, t->extra);
-			t->extra = (t->extra + t->page) % t->len;
-		}
+		if (t->lazyfree)
+			(void)t->h[off];
+		else
+			t->h[off]++;
+		slowtier_access(t->st, (char *)t->h + off);
 	}
+	slowtier_end(t->st, t->len / t->page);
 }
 
 int main(int argc, char **argv)
@@ -127,7 +119,8 @@ int main(int argc, char **argv)
 	};
 	long page = sysconf(_SC_PAGESIZE), cold, hot, seconds, until = -1;
 	long n, fast, touches = 0;
-	unsigned long long owed = 0;	/* the model's touches, at the last line */
+	/* The model's figures at the last line */
+	unsigned long long walk_ns = 0, owed_ns = 0;
 	double ratio = SLOWTIER_RATIO;
 	time_t start, next, now;
 	struct slowtier st;
@@ -183,15 +176,18 @@ int main(int argc, char **argv)
 			fast = on_node0((char *)t.h, hot, page, pages, status);
 			printf("t=%ld hot_fast=%.1f fast=%ld hot=%ld rate=%ld speed=%.1f\n",
 			       (long)(now - start), 100.0 * fast / n, fast, n,
-			       touches, touches ? 100.0 * touches /
-			       (touches + st.owed - owed) : 100.0);
+			       touches, st.walk_ns > walk_ns ?
+			       100.0 * (st.walk_ns - walk_ns) /
+			       (st.walk_ns - walk_ns + st.owed_ns - owed_ns) :
+			       100.0);
 			fflush(stdout);
 			if ((until >= 0 && fast * 100 >= until * n) ||
 			    now - start >= seconds)
 				return 0;
 			next = now + 1;
 			touches = 0;
-			owed = st.owed;
+			walk_ns = st.walk_ns;
+			owed_ns = st.owed_ns;
 		}
 		touch_all(&t);
 		touches += n;

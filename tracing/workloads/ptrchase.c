@@ -16,14 +16,15 @@
  * the memory to NODE.  Prints
  *
  *   ptrchase: done in S.SSS s, N.N ns/step, C.C cpu ns/step (U.U user, K.K sys),
- *             SLOW% of steps slow, ratio R
+ *             SLOW% of steps slow, ratio R, O.O ns/step owed
  *
  * (the time from the first fault to the last step; the steps' time, and
  * the CPU time they took, which leaves out the time the job waited for a
  * CPU, split into the job's own and the kernel's on its behalf: its
  * faults, NUMA hint faults included, and the model's reads of
- * /proc/self/pagemap; the share of the steps, the
- * cold walk's included, on a slow page, 0 with the model off).
+ * /proc/self/pagemap; the share of the steps, the cold walk's included,
+ * on a slow page, 0 with the model off; and the CPU time per step the
+ * model added for them, part of the figures before).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -62,38 +63,32 @@ static void cpu_split(double *user, double *sys)
 }
 
 struct chase {
-	char **p, **q, **w;	/* the hot walk, the cold one, the model's */
+	char **p, **q;	/* the hot walk, the cold one */
 	struct slowtier *st;
 };
 
 /*
- * @n steps of the hot cycle, and one of the cold every 64; what a step on
- * a slow page owes the model is paid in steps of a walk of its own round
- * the hot pages, which cost what a step costs
+ * @n steps of the hot cycle, and one of the cold every 64: one batch of
+ * the model, which then makes the job pay for the steps on slow pages
  */
 static void chase(struct chase *c, long n)
 {
 	struct slowtier *st = c->st;
-	char **p = c->p, **q = c->q, **w = c->w;
-	long i, owed;
+	char **p = c->p, **q = c->q;
+	long i;
 
+	slowtier_begin(st);
 	for (i = 0; i < n; i++) {
-		for (owed = slowtier_access(st, p); owed > 0; owed--) {
-			slowtier_owed_access(st, w);
-			w = (char **)*(char **)slowtier_after(st, w, p);
-		}
-		p = (char **)*(char **)slowtier_after(st, p, w);
+		slowtier_access(st, p);
+		p = (char **)*p;
 		if (!(i & 63)) {
-			for (owed = slowtier_access(st, q); owed > 0; owed--) {
-				slowtier_owed_access(st, w);
-				w = (char **)*(char **)slowtier_after(st, w, q);
-			}
-			q = (char **)*(char **)slowtier_after(st, q, w);
+			slowtier_access(st, q);
+			q = (char **)*q;
 		}
 	}
+	slowtier_end(st, n + (n + 63) / 64);
 	c->p = p;
 	c->q = q;
-	c->w = w;
 }
 
 static double number(const char *s, double max)
@@ -165,14 +160,11 @@ int main(int argc, char **argv)
 	slowtier_link_cycle(base, page, 0, hot, 0);
 	if (hot < pages)
 		slowtier_link_cycle(base, page, hot, pages - hot, 0);
-	/* The model's walk, at another cache line of the hot pages */
-	if (ratio != 1.0)
-		slowtier_link_cycle(base, page, 0, hot, 64);
 
 	slowtier_init(&st, ratio, base, pages);
 	c = (struct chase){ .p = (char **)base,
 			    .q = (char **)(base + (hot < pages ? hot : 0) * page),
-			    .w = (char **)(base + 64), .st = &st };
+			    .st = &st };
 	steps_start = now();
 	cpu_split(&user_start, &sys_start);
 	for (done = 0; done < steps; done += chunk) {
@@ -182,11 +174,11 @@ int main(int argc, char **argv)
 	}
 	stop = now();
 	cpu_split(&user, &sys);
-	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f cpu ns/step (%.1f user, %.1f sys), %.1f%% of steps slow, ratio %.2f (%p %p %p)\n",
+	printf("ptrchase: done in %.3f s, %.1f ns/step, %.1f cpu ns/step (%.1f user, %.1f sys), %.1f%% of steps slow, ratio %.2f, %.1f ns/step owed (%p %p)\n",
 	       stop - start, (stop - steps_start) * 1e9 / steps,
 	       (user - user_start + sys - sys_start) * 1e9 / steps,
 	       (user - user_start) * 1e9 / steps, (sys - sys_start) * 1e9 / steps,
 	       100.0 * st.slow_accesses / (steps + steps / 64), ratio,
-	       (void *)c.p, (void *)c.q, (void *)c.w);
+	       (double)st.owed_ns / steps, (void *)c.p, (void *)c.q);
 	return 0;
 }

@@ -5,15 +5,17 @@
  * A guest whose tiers have the same latency makes every page on the slow
  * tier free and every migration pure overhead.  The model puts the cost
  * back in the workload: an access to a page on any tier but the top one
- * owes RATIO - 1 more accesses of the workload's own kind, which the
- * workload makes to its own pages without the model (a walk of their own,
- * slowtier_link_cycle()), so that it costs RATIO times an access to the
- * top tier.  The extra
- * accesses are a busy wait calibrated by what they are: they cost what
- * the workload's accesses cost at that moment, so the ratio holds where
- * a spin calibrated at start would drift (under TCG a spin loop's speed
- * varied 2.5x within one guest, and a busy host moves both apart).  A
- * fractional part carries over from one slow access to the next.
+ * owes RATIO - 1 times what an access costs, in time.  The workload
+ * counts its accesses in batches; at the end of a batch the model takes
+ * the CPU time the batch took, its share of accesses to slow pages f, and
+ * spins for (RATIO - 1) f times that time, so the batch costs 1 + (RATIO
+ * - 1) f times what it would with every page on the top tier.  Owing time
+ * measured on the batch itself, not accesses, keeps the ratio whatever an
+ * access costs at that moment (under TCG the same walk's cost varied 4.6x
+ * from run to run, and a second walk owed in accesses cost 2.3x-3.8x a
+ * step instead of 2x, by how the host translated its pages), and a spin
+ * on the CPU time keeps it when the job shares its CPU: a slow access
+ * stalls the CPU, it does not give it away.
  *
  * Where each page sits comes from /proc/self/pagemap (its PFN; needs
  * CAP_SYS_ADMIN), the memory blocks under /sys/devices/system/node/ (the
@@ -21,11 +23,11 @@
  * refreshed SLOWTIER_REFRESH_MS apart so that the model follows
  * migrations.
  *
- * Use: slowtier_init() once the region is faulted in, then after each
- * access make slowtier_access() more of them, each after
- * slowtier_owed_access() and tied to the access by slowtier_after(), and
- * call slowtier_tick() now and then.  A ratio of 1.0 turns the model off:
- * every call returns at once.
+ * Use: slowtier_init() once the region is faulted in; then, for each
+ * batch, slowtier_begin(), slowtier_access() after each access and
+ * slowtier_end() with the number of accesses; slowtier_tick() between
+ * batches.  A ratio of 1.0 turns the model off: every call returns at
+ * once.
  */
 #ifndef SLOWTIER_H
 #define SLOWTIER_H
@@ -59,11 +61,14 @@ struct slowtier {
 	unsigned char *block_slow;	/* per memory block, grown on demand */
 	long blocks, block_pages;
 	int pagemap;
-	double next_ms;
-	long extra, credit;		/* 1/1024ths of an access */
-	uintptr_t zero;			/* 0, which the compiler cannot see */
+	double next_ms, ratio;
 	unsigned long long slow_pages;	/* at the last refresh */
-	unsigned long long slow_accesses, owed;
+	unsigned long long slow_accesses;
+	/* The batch under way: CPU time and slow accesses at its start */
+	long long batch_ns;
+	unsigned long long batch_slow;
+	/* CPU time of the batches' accesses, and what the model added */
+	unsigned long long walk_ns, owed_ns;
 };
 
 static inline double slowtier_now_ms(void)
@@ -72,6 +77,15 @@ static inline double slowtier_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The calling thread's CPU time, user and system, in nanoseconds */
+static inline long long slowtier_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static inline void slowtier_die(const char *what)
@@ -208,10 +222,9 @@ static inline void slowtier_refresh(struct slowtier *st)
 
 /*
  * Link pages [first, first + n) of @base into one random cycle through the
- * pointer at byte @off of each page, so that a walk follows *(char **)p.
- * A pointer-chasing job pays what it owes the model by walking a cycle of
- * its own over the same pages (another @off): in an order the job's walk
- * does not share, so neither warms the pages the other visits next.
+ * pointer at byte @off of each page, so that a walk follows *(char **)p:
+ * every step a dependent load on another page, as a pointer-chasing job
+ * makes them.
  */
 static inline void slowtier_link_cycle(char *base, long page, long first,
 				       long n, long off)
@@ -234,12 +247,12 @@ static inline void slowtier_link_cycle(char *base, long page, long first,
 	free(order);
 }
 
-/* What a slow access owes from now on: RATIO - 1 accesses */
+/* What a slow access owes from now on: RATIO - 1 accesses' time */
 static inline void slowtier_set_ratio(struct slowtier *st, double ratio)
 {
 	if (!(ratio >= 1.0))
 		slowtier_die("the ratio must be at least 1");
-	st->extra = (long)((ratio - 1.0) * 1024 + 0.5);
+	st->ratio = ratio;
 }
 
 /* The model for [base, base + pages * page), faulted in */
@@ -248,10 +261,7 @@ static inline void slowtier_init(struct slowtier *st, double ratio,
 {
 	char buf[64];
 
-	static volatile uintptr_t zero;
-
 	memset(st, 0, sizeof(*st));
-	st->zero = zero;
 	slowtier_set_ratio(st, ratio);
 	if (ratio == 1.0)
 		return;
@@ -271,47 +281,50 @@ static inline void slowtier_init(struct slowtier *st, double ratio,
 		ratio, st->slow_pages, pages);
 }
 
-/*
- * After an access to @addr, in the region: how many more accesses the
- * workload owes the model, 0 unless the page is on a slower tier
- */
-static inline long slowtier_access(struct slowtier *st, const void *addr)
+/* Before a batch of accesses */
+static inline void slowtier_begin(struct slowtier *st)
 {
-	long n;
+	if (!st->slow)
+		return;
+	st->batch_slow = st->slow_accesses;
+	st->batch_ns = slowtier_cpu_ns();
+}
 
-	if (!st->slow ||
-	    !st->slow[((const char *)addr - st->base) >> st->page_shift])
-		return 0;
-	/* In fixed point: floating point is a helper call under TCG */
-	st->slow_accesses++;
-	st->credit += st->extra;
-	n = st->credit >> 10;
-	st->credit &= 1023;
-	st->owed += n;
-	return n;
+/* After an access to @addr, in the region: count it if its page is slow */
+static inline void slowtier_access(struct slowtier *st, const void *addr)
+{
+	if (st->slow)
+		st->slow_accesses +=
+			st->slow[((const char *)addr - st->base) >> st->page_shift];
 }
 
 /*
- * Before an owed access to @addr: the model's lookup that every access
- * makes, so that an owed access costs what a top-tier access costs
- * (a volatile load, which the compiler keeps)
+ * After a batch of @accesses: spin until the thread has used what the
+ * batch's slow accesses owe.  The clock read in the loop is the vDSO's,
+ * in user space; the CPU time, a system call, is read every
+ * SLOWTIER_SPIN_NS, so time the thread spends waiting for its CPU is not
+ * counted as paid.
  */
-static inline void slowtier_owed_access(const struct slowtier *st,
-					const void *addr)
+#define SLOWTIER_SPIN_NS	50000
+static inline void slowtier_end(struct slowtier *st, long accesses)
 {
-	(void)*(volatile unsigned char *)
-		&st->slow[((const char *)addr - st->base) >> st->page_shift];
-}
+	long long now, walk, owed, left, until;
 
-/*
- * @ptr, made to wait for @dep: a walk and the walk of what it owes are two
- * chains of dependent loads, which an out-of-order CPU would run side by
- * side; tied together they run one after the other, as the model means
- */
-static inline void *slowtier_after(const struct slowtier *st, void *ptr,
-				   const void *dep)
-{
-	return (char *)ptr + ((uintptr_t)dep & st->zero);
+	if (!st->slow || accesses <= 0)
+		return;
+	now = slowtier_cpu_ns();
+	walk = now - st->batch_ns;
+	owed = (long long)((st->ratio - 1.0) * walk *
+			   (double)(st->slow_accesses - st->batch_slow) /
+			   accesses);
+	st->walk_ns += walk;
+	st->owed_ns += owed;
+	for (left = owed; left > 0; left = now + owed - slowtier_cpu_ns()) {
+		until = (long long)(slowtier_now_ms() * 1e6) +
+			(left < SLOWTIER_SPIN_NS ? left : SLOWTIER_SPIN_NS);
+		while (slowtier_now_ms() * 1e6 < until)
+			;
+	}
 }
 
 /* Now and then: refresh where the pages are once the period is over */
