@@ -167,8 +167,9 @@ placement() {
 	echo "within 60 s of its start; fast-tier max/min across jobs at most 1.05x;"
 	echo "migrations in the last 30 s under 1% of the working sets; no ping-pong."
 	echo "The jobs pay for the slow tier by hotlast's model (slowtier.h, the ratio"
-	echo "in the line above): a job's speed is its touches against what they would"
-	echo "be with every touched page on the fast tier."
+	echo "in the line above): a job's speed is the CPU time of its touches against"
+	echo "that and the time the model added for the slow ones, the share of its"
+	echo "touches it would make with every touched page on the fast tier."
 	placement_speed_table "$trials"
 	for mode in off on; do
 		echo
