@@ -12,10 +12,10 @@
  * - 1) f times what it would with every page on the top tier.  Owing time
  * measured on the batch itself, not accesses, keeps the ratio whatever an
  * access costs at that moment (under TCG the same walk's cost varied 4.6x
- * from run to run, and a second walk owed in accesses cost 2.3x-3.8x a
- * step instead of 2x, by how the host translated its pages), and a spin
- * on the CPU time keeps it when the job shares its CPU: a slow access
- * stalls the CPU, it does not give it away.
+ * from run to run, and a slow step that owed a step of a second walk cost
+ * 2.3x-3.8x a fast one instead of 2x, by how the host translated the
+ * second walk's pages), and a spin on the CPU time keeps it when the job
+ * shares its CPU: a slow access stalls the CPU, it does not give it away.
  *
  * Where each page sits comes from /proc/self/pagemap (its PFN; needs
  * CAP_SYS_ADMIN), the memory blocks under /sys/devices/system/node/ (the
@@ -67,8 +67,9 @@ struct slowtier {
 	/* The batch under way: CPU time and slow accesses at its start */
 	long long batch_ns;
 	unsigned long long batch_slow;
-	/* CPU time of the batches' accesses, and what the model added */
-	unsigned long long walk_ns, owed_ns;
+	/* CPU time of the batches' accesses, what they owed, what was spun */
+	unsigned long long walk_ns, owed_ns, paid_ns;
+	double spin_per_us;		/* turns of the spin loop */
 };
 
 static inline double slowtier_now_ms(void)
@@ -262,6 +263,7 @@ static inline void slowtier_init(struct slowtier *st, double ratio,
 	char buf[64];
 
 	memset(st, 0, sizeof(*st));
+	st->spin_per_us = 10;		/* low: the first check corrects it */
 	slowtier_set_ratio(st, ratio);
 	if (ratio == 1.0)
 		return;
@@ -299,16 +301,45 @@ static inline void slowtier_access(struct slowtier *st, const void *addr)
 }
 
 /*
- * After a batch of @accesses: spin until the thread has used what the
- * batch's slow accesses owe.  The clock read in the loop is the vDSO's,
- * in user space; the CPU time, a system call, is read every
- * SLOWTIER_SPIN_NS, so time the thread spends waiting for its CPU is not
- * counted as paid.
+ * Spin until the thread's CPU time is @until (ns), from @now: a loop in
+ * user space, checked against the CPU time (a system call) once every
+ * SLOWTIER_SPIN_NS by the speed it had last time, so that time spent
+ * waiting for a CPU does not count as paid.  Not a clock read per turn:
+ * where the clocksource has no vDSO read (hpet, which the kernel falls
+ * back to when its watchdog finds the TSC unstable, as it does under TCG)
+ * each read is a system call, and the spin would be system time.
+ * Return: the CPU time at the end.
  */
 #define SLOWTIER_SPIN_NS	50000
+static inline long long slowtier_spin(struct slowtier *st, long long now,
+				      long long until)
+{
+	long long left, then;
+	unsigned long n, i;
+
+	while ((left = until - now) > 0) {
+		n = st->spin_per_us *
+		    (left < SLOWTIER_SPIN_NS ? left : SLOWTIER_SPIN_NS) / 1000 + 1;
+		for (i = 0; i < n; i++)
+			__asm__ __volatile__("" ::: "memory");
+		then = now;
+		now = slowtier_cpu_ns();
+		if (now > then)
+			st->spin_per_us = n * 1000.0 / (now - then);
+	}
+	return now;
+}
+
+/*
+ * After a batch of @accesses: spin until the thread has used what the
+ * batch's slow accesses owe, (RATIO - 1) f times the batch's CPU time.
+ * That time includes the kernel's work for the job during the batch (its
+ * faults, NUMA hint faults and the promotions they make), scaled with the
+ * rest as if it were memory latency.
+ */
 static inline void slowtier_end(struct slowtier *st, long accesses)
 {
-	long long now, walk, owed, left, until;
+	long long now, walk, owed;
 
 	if (!st->slow || accesses <= 0)
 		return;
@@ -319,12 +350,7 @@ static inline void slowtier_end(struct slowtier *st, long accesses)
 			   accesses);
 	st->walk_ns += walk;
 	st->owed_ns += owed;
-	for (left = owed; left > 0; left = now + owed - slowtier_cpu_ns()) {
-		until = (long long)(slowtier_now_ms() * 1e6) +
-			(left < SLOWTIER_SPIN_NS ? left : SLOWTIER_SPIN_NS);
-		while (slowtier_now_ms() * 1e6 < until)
-			;
-	}
+	st->paid_ns += slowtier_spin(st, now, now + owed) - now;
 }
 
 /* Now and then: refresh where the pages are once the period is over */
