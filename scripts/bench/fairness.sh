@@ -186,24 +186,25 @@ fairness_cpu_table() {
 	echo "the jobs, mean over the trials), and the throughput that placement alone"
 	echo "explains (a job with a share f of its steps slow costs 1 + (ratio - 1) f):"
 	echo "the slowest over the fastest job, and the jobs' mean against every step"
-	echo "on the top tier; under TCG a step's own cost varies more than that (see"
-	echo "docs/results.md), so these are what a host with a fixed cost per step"
-	echo "would see:"
+	echo "on the top tier: what a host with a fixed cost per step would see (under"
+	echo "TCG a step's own cost varies more than placement moves it):"
 	echo
 	printf '| %-8s | %16s | %16s | %16s | %9s | %9s |\n' "" "user ns/step" "sys ns/step" "steps slow, %" "placement" "mean"
 	printf '| %-8s | %16s | %16s | %16s | %9s | %9s |\n' --- ---: ---: ---: ---: ---:
 	for mode in off on; do
+		# The mean column only over boots whose cpu has it (older: 7)
 		cat $out/fairness-h$hot-$mode-*/cpu 2>/dev/null | awk -v m=$mode '
-		{ for (i = 1; i <= 8; i++) v[i] += $i; n++ }
+		{ for (i = 1; i <= 7; i++) v[i] += $i; n++ }
+		NF >= 8 { v[8] += $8; n8++ }
 		END { if (!n) exit
 			printf "| %-8s | %16s | %16s | %16s | %9.2f | %9s |\n", m == "on" ? "Tiered" : "Untiered",
 				sprintf("%.1f - %.1f", v[1] / n, v[2] / n), sprintf("%.1f - %.1f", v[3] / n, v[4] / n),
 				sprintf("%.1f - %.1f", v[5] / n, v[6] / n), v[7] / n,
-				v[8] ? sprintf("%.3f", v[8] / n) : "-" }'
+				n8 ? sprintf("%.3f", v[8] / n8) : "-" }'
 	done
 	for mode in off on; do
-		cat $out/fairness-h$hot-$mode-*/cpu 2>/dev/null | awk -v m=$mode '{ p += $7; s += $8; n++ }
-			END { if (n && s) print m, p / n, s / n }'
+		cat $out/fairness-h$hot-$mode-*/cpu 2>/dev/null | awk -v m=$mode 'NF >= 8 { p += $7; s += $8; n++ }
+			END { if (n) print m, p / n, s / n }'
 	done | awk '{ p[$1] = $2; t[$1] = $3 }
 		END { if (t["off"] && t["on"])
 			printf "\nPlacement alone, tiered against untiered: slowest/fastest %.2f -> %.2f, total %.2fx.\n",
@@ -228,7 +229,7 @@ fairness() {
 				[ "$t" != 1 ] || args="$args bench.record=1"
 				[ "$t" != 2 ] || args="$args bench.profile=1"
 				dir=$out/fairness-h$hot-$mode-$t
-				rm -f $dir/figures
+				rm -f $dir/figures $dir/cpu
 				if [ "${BENCH_REUSE:-0}" = 1 ]; then
 					[ ! -s $dir/fairness.samples ] || fairness_figures $dir
 					continue
