@@ -45,7 +45,7 @@ say "sections: ${sections[*]}; about $minutes minutes on 2 cores under TCG"
 	echo "Guest: QEMU $(qemu-system-x86_64 --version | sed -n 's/.*version \([0-9.]*\).*/\1/p') TCG, 2 vCPUs," \
 		"node 0 1536M (CPUs, fast tier), node 1 512M CPU-less (HMAT: 3x latency," \
 		"slow tier), kernel $(make -s -C build/linux kernelversion 2>/dev/null)" \
-		"with patches/series."
+		"with both series (patches/core, patches/ext)."
 	for s in "${sections[@]}"; do
 		$s
 	done

@@ -1,9 +1,9 @@
 #!/bin/bash
-# "make check": scripts/checkpatch.pl --strict on every patch of the
-# series (errors fail; warnings are printed and must be justified in
+# "make check": scripts/checkpatch.pl --strict on every patch of both
+# series, core and extensions (errors fail; warnings are printed and must be justified in
 # patches/README.md), scripts/kernel-doc -Wall on every file the series
 # touches (a warning the pristine file does not have fails), then build
-# every prefix of the series, and the series with CONFIG_NUMA=n,
+# every prefix of the two series, and both with CONFIG_NUMA=n,
 # CONFIG_MEMCG=n and CONFIG_MEMCG_V1=n.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +21,7 @@ while read -r p; do
 	echo "checkpatch: $p: $nerr errors, $nwarn warnings/checks"
 	[ -z "$out" ] || sed 's/^/  /' <<<"$out"
 	errors=$((errors + nerr))
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series 2>/dev/null)
+done < <(scripts/kernel.sh list)
 [ "$errors" -eq 0 ] || { echo "checkpatch: $errors errors" >&2; exit 1; }
 
 # kernel-doc: warnings are compared by text without line numbers, so a

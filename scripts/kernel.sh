@@ -1,6 +1,8 @@
 #!/bin/bash
-# Build the guest kernel: Debian's linux-source-6.12 with patches/series
-# applied, configured as tinyconfig + patches/tiered.config.
+# Build the guest kernel: Debian's linux-source-6.12 with the core series
+# (patches/core/series) and the extension series on top of it
+# (patches/ext/series) applied, configured as tinyconfig +
+# patches/tiered.config.
 #
 #   scripts/kernel.sh build          apply the whole series, build bzImage
 #   scripts/kernel.sh build-debug    the same series with patches/debug.config
@@ -12,6 +14,11 @@
 #                                    CONFIG_MEMCG=n and CONFIG_MEMCG_V1=n
 #   scripts/kernel.sh tree           extract and apply the series only
 #   scripts/kernel.sh perf           build perf from the tree's tools/perf
+#   scripts/kernel.sh list           the patches in order, core/ then ext/
+#
+# "The series" is both series in order; a prefix of N patches counts the
+# core's first.  The tree's tag "core" marks the last core patch, where
+# scripts/format-series.sh splits the two again.
 #
 # The source tree is a git repository whose first commit is the pristine
 # extract (tag "base"); the series is applied with "git am" on top.  A
@@ -35,8 +42,12 @@ say() { printf 'kernel: %s\n' "$*"; }
 die() { printf 'kernel: error: %s\n' "$*" >&2; exit 1; }
 
 series_patches() {
-	[ -f "$patches/series" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patches/series"
+	local s
+	for s in core ext; do
+		[ -f "$patches/$s/series" ] || continue
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$s/|" \
+			"$patches/$s/series"
+	done
 }
 
 extract() {
@@ -70,7 +81,7 @@ apply_series() {
 		die "series has ${#list[@]} patches, asked for $want"
 
 	stamp=$({ echo "$want"; for p in "${list[@]:0:$want}"; do
-		echo "$p"; cat "$patches/$p" || die "patches/series names missing $p"
+		echo "$p"; cat "$patches/$p" || die "a series file names missing $p"
 	done; } | sha256sum | cut -d' ' -f1)
 	if [ "$(cat "$build/applied" 2>/dev/null)" = "$stamp" ] &&
 	   [ -z "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
@@ -80,6 +91,7 @@ apply_series() {
 	rm -f "$build/applied"
 	git -C "$src" am --abort >/dev/null 2>&1 || true
 	git -C "$src" reset -q --hard base
+	git -C "$src" tag -d core >/dev/null 2>&1 || true
 	for p in "${list[@]:0:$want}"; do
 		i=$((i + 1))
 		say "applying [$i/$want] $p"
@@ -88,6 +100,10 @@ apply_series() {
 			cat "$build/am.log" >&2
 			git -C "$src" am --abort >/dev/null 2>&1 || true
 			die "patch $p does not apply (patch $i of the series)"
+		fi
+		# The last core patch: where the extension series starts
+		if [ "${p%%/*}" = core ] && [ "${list[$i]:-}" = "${list[$i]#core/}" ]; then
+			git -C "$src" tag core
 		fi
 	done
 	echo "$stamp" >"$build/applied"
@@ -169,6 +185,8 @@ build_perf() {
 case ${1:-build} in
 tree)
 	extract; apply_series all ;;
+list)
+	series_patches ;;
 build)
 	extract; apply_series all; configure; compile ;;
 build-debug)

@@ -150,7 +150,7 @@ tail -n +1 --pid=$debug_build -f $debug_log | sed 's/^/# /'
 if wait $debug_build; then
 	run_qemu="--kernel build/bzImage-debug --timeout 1500" \
 		boot debug out/test-debug no5lvl tiered.skip=exporter,perf,top,trace,tierpush
-	# The KUnit suite memcg_tier (patch 29) ran at boot: its KTAP result
+	# The KUnit suite memcg_tier (core patch 11) ran at boot: its KTAP result
 	count "[debug] " < <(kunit_result out/test-debug/console.log memcg_tier)
 	# 120 s of the shell stress, then 300 s of tierstress, in which each
 	# of its operations must run at least 100 times on the debug kernel

@@ -16,8 +16,8 @@ contention_minutes() {
 # build/prestock: the contention section's "before"
 prestock_patches() {
 	local n
-	n=$(grep -n 'batch-tier-charges-per-CPU' patches/series | cut -d: -f1)
-	[ -n "$n" ] || { echo "bench: patches/series has no tier charge batching patch" >&2; exit 2; }
+	n=$(scripts/kernel.sh list | grep -n 'batch-tier-charges-per-CPU' | cut -d: -f1)
+	[ -n "$n" ] || { echo "bench: the series has no tier charge batching patch" >&2; exit 2; }
 	echo $((n - 1))
 }
 
@@ -47,7 +47,7 @@ contention() {
 	printf '| %-38s | %8s | %8s | %10s | %12s |\n' kernel pages charges uncharges "atomics/page"
 	printf '| %-38s | %8s | %8s | %10s | %12s |\n' --- ---: ---: ---: ---:
 	for cfg in prestock series; do
-		awk -v name="$([ $cfg = prestock ] && echo "before (series without the batching)" || echo "patches/series")" '
+		awk -v name="$([ $cfg = prestock ] && echo "before (series without the batching)" || echo "both series")" '
 		{ for (i = 1; i <= NF; i++) {
 			if ($i == "pages") p = $(i - 1)
 			if ($i == "charges,") c = $(i - 3)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Steering for tasks that arrive at a full tier (patch 24).  A task looks
+# Steering for tasks that arrive at a full tier (ext patch 5).  A task looks
 # at its memcg's tiers before allocating only while its flag
 # memcg_tier_tight is set: by its own charges near a tier's limit, at
 # fork, and when it moves to another cgroup.  A task that arrives while
